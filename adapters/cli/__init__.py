@@ -1,0 +1,53 @@
+"""The `belote` console script: one dispatcher, one module per command family.
+
+Each module in ``COMMAND_MODULES`` exposes ``register(subparsers)``, which adds its
+sub-commands and sets ``func`` on each parser to a callable taking the parsed
+arguments and returning an exit code. ``belote`` with no command opens a table in
+the terminal (or on Discord / Telegram when a token is configured).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "adapters.cli.engine_commands",  # deck, legal, bench
+    "adapters.cli.ai_commands",  # arena
+    "adapters.cli.bot_commands",  # run, export, verify
+    "adapters.cli.tournament_commands",  # tournament simulate
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="belote", description="Belote for Discord, Telegram and the terminal."
+    )
+    sub = parser.add_subparsers(dest="command")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue  # that command family is not built yet
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["run"])
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    return int(func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from adapters.cli import main
+
+sys.exit(main())
