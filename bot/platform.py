@@ -1,0 +1,92 @@
+"""The platform-neutral types every adapter speaks (see docs/bot-api.md).
+
+The core says *what* to post *where* (a channel, or one user privately) with text, an
+optional picture and the buttons offered; each adapter maps that to its own widgets and
+maps clicks and commands back to :meth:`bot.app.BeloteApp.command` / ``press``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class User:
+    """Someone typing or clicking; ``id`` is platform-scoped (``"console:alice"``)."""
+
+    id: str
+    name: str
+    is_admin: bool = False
+    locale: str = "en"
+
+
+@dataclass(frozen=True)
+class Channel:
+    """Where a table lives; ``id`` is platform-scoped (``"discord:guild/channel"``)."""
+
+    id: str
+
+
+@dataclass(frozen=True)
+class Button:
+    """One choice offered; ``action`` is opaque to adapters and comes back to ``press``."""
+
+    label: str
+    action: str
+    enabled: bool = True
+    style: str = "secondary"  # "primary" | "secondary" | "success" | "danger"
+
+
+Buttons = tuple[tuple[Button, ...], ...]
+
+
+@dataclass(frozen=True)
+class Post:
+    """A message to show; the same ``key`` means: edit the earlier message in place."""
+
+    channel: Channel
+    key: str
+    text: str
+    image: bytes | None = None
+    image_name: str = "table.png"
+    buttons: Buttons = ()
+    to_user: str | None = None  # a User.id: private to that user; None: public
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An answer for the acting user only (ephemeral on Discord, a notice on Telegram).
+
+    ``ok`` is False when the input was refused (bad card, stale button...): adapters may
+    show it as an alert. Nothing changed in that case.
+    """
+
+    text: str
+    ok: bool = True
+    image: bytes | None = None
+    image_name: str = "hand.png"
+    buttons: Buttons = ()
+
+
+class Platform(Protocol):
+    """What the core needs from an adapter: deliver a post (new, or an edit by key)."""
+
+    async def deliver(self, post: Post) -> None: ...
+
+
+class NullPlatform:
+    """Drops every post: for benchmarks and headless runs."""
+
+    async def deliver(self, post: Post) -> None:
+        return None
+
+
+class RecordingPlatform:
+    """Keeps every post in order: for tests, and for the console adapter's base."""
+
+    def __init__(self) -> None:
+        self.posts: list[Post] = []
+
+    async def deliver(self, post: Post) -> None:
+        self.posts.append(post)
