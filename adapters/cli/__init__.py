@@ -16,6 +16,7 @@ from collections.abc import Sequence
 COMMAND_MODULES: tuple[str, ...] = (
     "adapters.cli.engine_commands",  # deck, legal, bench
     "adapters.cli.ai_commands",  # arena
+    "adapters.cli.verify_command",  # verify (fair deal)
     "adapters.cli.bot_commands",  # run, export, verify
     "adapters.cli.tournament_commands",  # tournament simulate
 )
