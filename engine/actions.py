@@ -1,0 +1,96 @@
+"""Actions a seat can take, each with one canonical text (``"play KH belote"``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import card_text, parse_card
+from engine.contract import CONTRACT_TEXTS
+from engine.errors import IllegalAction, InvalidCard
+
+KINDS = ("pass", "take", "bid", "contre", "recontre", "play")
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    contract: str | None = None
+    card: int | None = None
+    belote: bool = False
+    melds: bool = False
+
+    @property
+    def text(self) -> str:
+        if self.kind == "bid":
+            return f"bid {self.contract}"
+        if self.kind == "play":
+            t = f"play {card_text(self.card)}"
+            if self.melds:
+                t += " melds"
+            if self.belote:
+                t += " belote"
+            return t
+        return self.kind
+
+    def __str__(self) -> str:
+        return self.text
+
+    @staticmethod
+    def pass_() -> Action:
+        return _PASS
+
+    @staticmethod
+    def take() -> Action:
+        return _TAKE
+
+    @staticmethod
+    def bid(contract: str) -> Action:
+        return Action("bid", contract=contract)
+
+    @staticmethod
+    def contre() -> Action:
+        return _CONTRE
+
+    @staticmethod
+    def recontre() -> Action:
+        return _RECONTRE
+
+    @staticmethod
+    def play(card: int, belote: bool = False, melds: bool = False) -> Action:
+        return Action("play", card=card, belote=belote, melds=melds)
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read an action text; raises InvalidCard / IllegalAction with a friendly message."""
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise IllegalAction(f"Not an action: {text!r}.")
+        words = text.strip().split()
+        if not words:
+            raise IllegalAction(
+                "Empty action: say pass, take, bid X, contre, recontre or play CARD."
+            )
+        kind = words[0].lower()
+        rest = [w.lower() for w in words[1:]]
+        if kind in ("pass", "take", "contre", "recontre") and not rest:
+            return {"pass": _PASS, "take": _TAKE, "contre": _CONTRE, "recontre": _RECONTRE}[kind]
+        if kind == "bid" and len(rest) == 1 and rest[0].upper() in CONTRACT_TEXTS:
+            return cls.bid(rest[0].upper())
+        if kind == "play" and rest:
+            card = parse_card(words[1])
+            flags = rest[1:]
+            if flags in ([], ["belote"], ["melds"], ["melds", "belote"], ["belote", "melds"]):
+                return cls.play(card, belote="belote" in flags, melds="melds" in flags)
+        if kind == "play" and not rest:
+            raise InvalidCard("Say which card to play, e.g. play TD.")
+        raise IllegalAction(
+            f"Unknown action {text.strip()[:30]!r}: say pass, take, bid C/D/H/S/NT/AT, "
+            "contre, recontre or play CARD [melds] [belote]."
+        )
+
+
+_PASS = Action("pass")
+_TAKE = Action("take")
+_CONTRE = Action("contre")
+_RECONTRE = Action("recontre")

@@ -1,0 +1,701 @@
+"""The match: a state machine over deals (bidding, play, scoring) driven by seat actions.
+
+``legal_actions(seat)`` lists what a seat may do, ``apply(seat, action)`` checks and plays
+it and returns events, ``view(seat)`` holds only what that seat may know, and the log
+(ruleset, deck inputs, actions) rebuilds the exact match. A rejected action changes
+nothing: every check runs before the first change.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engine.actions import Action
+from engine.cards import SUIT_NAMES, SUIT_SINGULAR, card_text, cards_of, cards_text, parse_card
+from engine.contract import AT, CONTRACT_TEXTS, NT, TRUMP_CODE, Contract
+from engine.core import (
+    BELOTE_POINTS,
+    HIGHER,
+    LAST_TRICK,
+    LEGAL_KIND,
+    POINTS,
+    SUIT_MASK,
+    TRUMP_MASK,
+    Meld,
+    best_melds,
+    counting_melds,
+    legal_mask,
+    score_bulgarian,
+    score_french,
+    winner_index,
+)
+from engine.errors import EngineError, IllegalAction, InvalidSeed, MatchOver, NotYourTurn
+from engine.recipe import DeckInputs, shuffled_deck
+from engine.rulesets import Ruleset, get_ruleset
+
+LOG_FORMAT = "belote-match/1"
+
+
+class Phase(enum.StrEnum):
+    BIDDING = "bidding"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    seat: int | None
+    data: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Trick:
+    leader: int
+    cards: tuple[tuple[int, int], ...]  # (seat, card) in play order
+    winner: int
+    points: int  # raw card points (+10 on the last trick), before No Trump doubling
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """How a deal was counted. Points are match units (tens in Bulgarian)."""
+
+    k: int
+    contract: Contract
+    card_points: tuple[int, int]  # raw, last trick included
+    tricks: tuple[int, int]
+    melds: tuple[int, int]  # melds that count
+    belotes: tuple[int, int]
+    totals: tuple[int, int]  # what was compared (see core.score_*)
+    outcome: str  # made / set / dispute / hanging
+    points: tuple[int, int]  # scored by each team on this deal
+    held: int  # put aside for the winner of the next deal
+    paid: tuple[int, int]  # earlier held points paid to each team on this deal
+    scores: tuple[int, int]  # match totals after this deal
+    capot: int | None  # team that took every trick
+
+    def to_dict(self) -> dict:
+        return {
+            "k": self.k,
+            "contract": self.contract.to_dict(),
+            "card_points": list(self.card_points),
+            "tricks": list(self.tricks),
+            "melds": list(self.melds),
+            "belotes": list(self.belotes),
+            "totals": list(self.totals),
+            "outcome": self.outcome,
+            "points": list(self.points),
+            "held": self.held,
+            "paid": list(self.paid),
+            "scores": list(self.scores),
+            "capot": self.capot,
+        }
+
+
+@dataclass
+class DealRecord:
+    """One deal as it happened (engine-side truth: holds every hand and the deck)."""
+
+    k: int
+    dealer: int
+    deck: list[int]
+    turned: int | None
+    hands: list[list[int]]  # the cards dealt to each seat (8, or 5 on a redeal)
+    contract: Contract | None = None
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    result: DealResult | None = None
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int | None
+    ruleset: str
+    target: int
+    phase: Phase
+    k: int
+    dealer: int
+    to_move: int | None
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, int, int, int]
+    turned: int | None
+    bids: tuple[tuple[int, str], ...]
+    contract: Contract | None
+    trick: tuple[tuple[int, int], ...]
+    leader: int | None
+    tricks: tuple[Trick, ...]
+    belotes: tuple[tuple[int, int], ...]
+    melds: tuple[tuple[int, Meld, bool], ...]
+    scores: tuple[int, int]
+    hanging: int
+    last_result: DealResult | None
+    legal: tuple[Action, ...]
+
+
+DeckSource = Callable[[int], Sequence[int]] | Sequence[Sequence[int]]
+
+
+class Match:
+    """A 4-seat match of one ruleset. Give exactly one of ``inputs`` (the fair-deal recipe)
+    or ``decks`` (a callable ``k -> deck`` or a list of decks)."""
+
+    def __init__(
+        self,
+        ruleset: str | Ruleset = "club",
+        inputs: DeckInputs | None = None,
+        target: int | None = None,
+        decks: DeckSource | None = None,
+    ) -> None:
+        self.rules = get_ruleset(ruleset)
+        if (inputs is None) == (decks is None):
+            raise EngineError("Give the match either deck inputs or decks, not both.")
+        if inputs is not None:
+            if not isinstance(inputs, DeckInputs):
+                raise InvalidSeed("Deck inputs must be a DeckInputs.")
+            if len(inputs.seat_seeds) != 4 or inputs.size != 32:
+                raise InvalidSeed("A match is played by 4 seats with the 32-card deck.")
+        if target is not None and (not isinstance(target, int) or target <= 0):
+            raise EngineError("The target must be a positive whole number.")
+        self.target = target if target is not None else self.rules.target
+        self.inputs = inputs
+        self._decks = decks
+        self._decks_used: list[list[int]] = []
+        self._kind = LEGAL_KIND[self.rules.legal]
+        self.scores: tuple[int, int] = (0, 0)
+        self.hanging = 0
+        self.deals: list[DealRecord] = []
+        self.actions: list[tuple[int, str]] = []
+        self.phase = Phase.BIDDING
+        self.winner: int | None = None
+        self.to_move: int | None = None
+        self._start_events = self._start_deal()
+
+    # ------------------------------------------------------------ public reads
+    @property
+    def ruleset(self) -> str:
+        return self.rules.name
+
+    @property
+    def deal_number(self) -> int:
+        return self.k
+
+    def hand(self, seat: int) -> list[int]:
+        return cards_of(self._hands[seat])
+
+    def hand_mask(self, seat: int) -> int:
+        return self._hands[seat]
+
+    @property
+    def contract(self) -> Contract | None:
+        return self._contract
+
+    @property
+    def current_trick(self) -> list[tuple[int, int]]:
+        return list(zip(self._trick_seats, self._trick, strict=True))
+
+    @property
+    def start_events(self) -> list[Event]:
+        """The events of the first deal (emitted when the match was built)."""
+        return list(self._start_events)
+
+    # ------------------------------------------------------------ deals
+    def _deck_for(self, k: int) -> list[int]:
+        if k < len(self._decks_used):
+            return self._decks_used[k]
+        if self.inputs is not None:
+            deck = shuffled_deck(self.inputs, k)
+        elif callable(self._decks):
+            deck = list(self._decks(k))
+        else:
+            if k >= len(self._decks):
+                raise EngineError(f"No deck given for deal {k}.")
+            deck = list(self._decks[k])
+        if sorted(deck) != list(range(32)):
+            raise EngineError(f"The deck of deal {k} is not the 32 cards once each.")
+        self._decks_used.append(deck)
+        return deck
+
+    def _start_deal(self) -> list[Event]:
+        k = len(self.deals)
+        self.k = k
+        self.dealer = k % 4
+        deck = self._deck_for(k)
+        self._deck = deck
+        hands = [0, 0, 0, 0]
+        pos = 0
+        for packet in (3, 2):
+            for i in range(1, 5):
+                seat = (self.dealer + i) % 4
+                for c in deck[pos : pos + packet]:
+                    hands[seat] |= 1 << c
+                pos += packet
+        self._hands = hands
+        self.turned = deck[20] if self.rules.turned_card else None
+        self._record = DealRecord(k, self.dealer, list(deck), self.turned, [])
+        self.deals.append(self._record)
+        self._bids: list[tuple[int, str]] = []
+        self._round = 1
+        self._passes = 0
+        self._contract: Contract | None = None
+        self._bid_code: int | None = None  # bulgarian: highest call so far
+        self._bid_seat: int | None = None
+        self._mult = 1
+        self._trick: list[int] = []
+        self._trick_seats: list[int] = []
+        self._tricks: list[Trick] = []
+        self._leader: int | None = None
+        self._card_pts = [0, 0]
+        self._tricks_won = [0, 0]
+        self._belotes: list[tuple[int, int]] = []
+        self._belote_pts = [0, 0]
+        self._declared: list[tuple[int, tuple[Meld, ...]]] = []
+        self._melds_public: tuple[tuple[int, Meld, bool], ...] = ()
+        self._meld_pts = [0, 0]
+        self.phase = Phase.BIDDING
+        self.to_move = (self.dealer + 1) % 4
+        return [
+            Event(
+                "deal",
+                None,
+                {
+                    "k": k,
+                    "dealer": self.dealer,
+                    "turned": None if self.turned is None else card_text(self.turned),
+                },
+            )
+        ]
+
+    def _finish_dealing(self) -> None:
+        """Deal the rest after the auction (French: the taker gets the turned card + 2)."""
+        deck = self._deck
+        taker = self._contract.taker
+        if self.rules.turned_card:
+            self._hands[taker] |= 1 << self.turned
+            pos = 21
+        else:
+            pos = 20
+        for i in range(1, 5):
+            seat = (self.dealer + i) % 4
+            n = 2 if (self.rules.turned_card and seat == taker) else 3
+            for c in deck[pos : pos + n]:
+                self._hands[seat] |= 1 << c
+            pos += n
+        self._record.hands = [cards_of(h) for h in self._hands]
+        self._record.contract = self._contract
+        self.phase = Phase.PLAY
+        self._leader = (self.dealer + 1) % 4
+        self.to_move = self._leader
+
+    # ------------------------------------------------------------ legal actions
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase is Phase.OVER or seat != self.to_move:
+            return []
+        if self.phase is Phase.BIDDING:
+            return self._legal_bids(seat)
+        return self._legal_play_actions(seat)
+
+    def _legal_bids(self, seat: int) -> list[Action]:
+        if self.rules.auction == "french":
+            if self._round == 1:
+                return [Action.pass_(), Action.take()]
+            turned_suit = CONTRACT_TEXTS[self.turned >> 3]
+            bids = [Action.bid(s) for s in "CDHS" if s != turned_suit]
+            if self.rules.dealer_must_choose and seat == self.dealer and self._passes == 7:
+                return bids
+            return [Action.pass_(), *bids]
+        out = [Action.pass_()]
+        low = -1 if self._bid_code is None else self._bid_code
+        out += [Action.bid(t) for t in CONTRACT_TEXTS[low + 1 :]]
+        if self._bid_code is not None:
+            same_team = seat % 2 == self._bid_seat % 2
+            if self._mult == 1 and not same_team:
+                out.append(Action.contre())
+            elif self._mult == 2 and same_team:
+                out.append(Action.recontre())
+        return out
+
+    def _legal_mask(self, seat: int) -> int:
+        return legal_mask(self._kind, self._contract.code, self._hands[seat], self._trick)
+
+    def _can_belote(self, seat: int, card: int) -> bool:
+        code = self._contract.code
+        if code == NT or card & 7 not in (5, 6):
+            return False
+        suit = card >> 3
+        if code < 4 and suit != code:
+            return False
+        if code == AT and self._trick and self._trick[0] >> 3 != suit:
+            return False
+        other = card ^ 3  # Q (5) <-> K (6)
+        return bool(self._hands[seat] >> other & 1)
+
+    def _can_meld(self, seat: int) -> bool:
+        return (
+            self.rules.has_melds
+            and self._contract.code != NT
+            and not self._tricks
+            and bool(best_melds(self._hands[seat]))
+        )
+
+    def _legal_play_actions(self, seat: int) -> list[Action]:
+        mask = self._legal_mask(seat)
+        melds = self._can_meld(seat)
+        out = []
+        for c in cards_of(mask):
+            bel = self._can_belote(seat, c)
+            out.append(Action.play(c))
+            if melds:
+                out.append(Action.play(c, melds=True))
+            if bel:
+                out.append(Action.play(c, belote=True))
+                if melds:
+                    out.append(Action.play(c, belote=True, melds=True))
+        return out
+
+    # ------------------------------------------------------------ apply
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Check and play one action. Raises (and changes nothing) when it is not allowed."""
+        if self.phase is Phase.OVER:
+            raise MatchOver("The match is over.")
+        if not isinstance(action, Action):
+            action = Action.parse(action)
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1, 2, 3):
+            raise NotYourTurn(f"No seat {seat!r} at this table (seats are 0-3).")
+        if seat != self.to_move:
+            raise NotYourTurn(f"It is seat {self.to_move}'s turn, not seat {seat}'s.")
+        if self.phase is Phase.BIDDING:
+            self._check_bid(seat, action)
+            events = self._apply_bid(seat, action)
+        else:
+            self._check_play(seat, action)
+            events = self._apply_play(seat, action)
+        return events
+
+    def _check_bid(self, seat: int, action: Action) -> None:
+        if action.kind == "play":
+            raise IllegalAction("The bidding is not over yet.")
+        if action not in self._legal_bids(seat):
+            if action.kind == "pass":
+                raise IllegalAction("The dealer must name a trump now.")
+            if action.kind in ("contre", "recontre"):
+                raise IllegalAction(f"You cannot say {action.kind} now.")
+            if action.kind == "take":
+                raise IllegalAction("The turned card can only be taken in the first round.")
+            if self.rules.auction == "french" and self._round == 1:
+                raise IllegalAction("First round: take the turned suit or pass.")
+            if action.contract not in self.rules.contracts:
+                raise IllegalAction(f"{action.contract} is not a contract in {self.ruleset}.")
+            if self.rules.auction == "french":
+                raise IllegalAction("Second round: name a suit other than the turned one.")
+            raise IllegalAction("A call must be higher than the current contract.")
+
+    def _record_action(self, seat: int, action: Action) -> None:
+        text = action.text
+        self.actions.append((seat, text))
+        self._record.actions.append((seat, text))
+
+    def _apply_bid(self, seat: int, action: Action) -> list[Event]:
+        self._record_action(seat, action)
+        self._bids.append((seat, action.text))
+        events = [Event("bid", seat, {"action": action.text})]
+        nxt = (seat + 1) % 4
+        if self.rules.auction == "french":
+            if action.kind == "pass":
+                self._passes += 1
+                if self._passes == 8:
+                    return events + self._redeal()
+                if self._passes == 4:
+                    self._round = 2
+                self.to_move = nxt
+                return events
+            trump = CONTRACT_TEXTS[self.turned >> 3] if action.kind == "take" else action.contract
+            self._contract = Contract(trump, seat, 1)
+            return events + self._close_auction()
+        # bulgarian
+        if action.kind == "pass":
+            self._passes += 1
+            if self._bid_code is None and self._passes == 4:
+                return events + self._redeal()
+            if self._bid_code is not None and self._passes == 3:
+                self._contract = Contract(
+                    CONTRACT_TEXTS[self._bid_code], self._bid_seat, self._mult
+                )
+                return events + self._close_auction()
+        else:
+            self._passes = 0
+            if action.kind == "bid":
+                self._bid_code = TRUMP_CODE[action.contract]
+                self._bid_seat = seat
+                self._mult = 1
+            elif action.kind == "contre":
+                self._mult = 2
+            else:
+                self._mult = 4
+        self.to_move = nxt
+        return events
+
+    def _close_auction(self) -> list[Event]:
+        c = self._contract
+        ev = Event(
+            "contract", c.taker, {"contract": c.trump, "taker": c.taker, "multiplier": c.multiplier}
+        )
+        self._finish_dealing()
+        return [ev]
+
+    def _redeal(self) -> list[Event]:
+        self._record.hands = [cards_of(h) for h in self._hands]
+        ev = Event("redeal", None, {"k": self.k})
+        return [ev, *self._start_deal()]
+
+    def _check_play(self, seat: int, action: Action) -> None:
+        if action.kind != "play":
+            raise IllegalAction("The bidding is over: play a card.")
+        card = action.card
+        hand = self._hands[seat]
+        if not hand >> card & 1:
+            raise IllegalAction(f"You do not hold {card_text(card)}.")
+        mask = self._legal_mask(seat)
+        if not mask >> card & 1:
+            raise IllegalAction(self._why_illegal(seat, card, mask))
+        if action.belote and not self._can_belote(seat, card):
+            raise IllegalAction(
+                "Belote needs the king and queen of trump, announced with the first."
+            )
+        if action.melds and not self._can_meld(seat):
+            raise IllegalAction("You have no melds to declare now (only with your first card).")
+
+    def _why_illegal(self, seat: int, card: int, mask: int) -> str:
+        lead = self._trick[0]
+        ls = lead >> 3
+        hand = self._hands[seat]
+        code = self._contract.code
+        if hand & SUIT_MASK[ls] and card >> 3 != ls:
+            return f"You must follow suit: play a {SUIT_SINGULAR[ls]}."
+        if card >> 3 == ls:
+            return f"You must beat the highest {SUIT_SINGULAR[ls]} if you can."
+        if code < 4 and mask & TRUMP_MASK[code]:
+            if mask & TRUMP_MASK[code] != hand & TRUMP_MASK[code]:
+                return "You must overtrump: play a higher trump."
+            return f"You must trump: play a {SUIT_SINGULAR[code]}."
+        return f"You cannot play {card_text(card)} now: play one of {cards_text(cards_of(mask))}."
+
+    def _apply_play(self, seat: int, action: Action) -> list[Event]:
+        card = action.card
+        self._record_action(seat, action)
+        events = [
+            Event(
+                "play",
+                seat,
+                {"card": card_text(card), "belote": action.belote, "melds": action.melds},
+            )
+        ]
+        if action.melds:
+            self._declared.append((seat, best_melds(self._hands[seat])))
+        if action.belote:
+            self._belotes.append((seat, card))
+            self._belote_pts[seat % 2] += BELOTE_POINTS
+        self._hands[seat] &= ~(1 << card)
+        if not self._trick:
+            self._leader = seat
+        self._trick.append(card)
+        self._trick_seats.append(seat)
+        if len(self._trick) < 4:
+            self.to_move = (seat + 1) % 4
+            return events
+        code = self._contract.code
+        w = self._trick_seats[winner_index(code, self._trick)]
+        pts = sum(POINTS[code][c] for c in self._trick)
+        last = len(self._tricks) == 7
+        if last:
+            pts += LAST_TRICK
+        self._card_pts[w % 2] += pts
+        self._tricks_won[w % 2] += 1
+        trick = Trick(self._leader, tuple(zip(self._trick_seats, self._trick, strict=True)), w, pts)
+        self._tricks.append(trick)
+        events.append(
+            Event(
+                "trick",
+                w,
+                {
+                    "winner": w,
+                    "cards": cards_text(self._trick),
+                    "leader": self._leader,
+                    "points": pts,
+                },
+            )
+        )
+        self._trick = []
+        self._trick_seats = []
+        if len(self._tricks) == 1 and self.rules.has_melds and self._declared:
+            counted = counting_melds(self.rules, code, self._declared)
+            self._melds_public = tuple(counted)
+            for s, m, counts in counted:
+                if counts:
+                    self._meld_pts[s % 2] += m.points
+            events.append(
+                Event(
+                    "melds",
+                    None,
+                    {"melds": [{"seat": s, **m.to_dict(), "counts": c} for s, m, c in counted]},
+                )
+            )
+        if last:
+            return events + self._end_deal()
+        self._leader = w
+        self.to_move = w
+        return events
+
+    def _end_deal(self) -> list[Event]:
+        c = self._contract
+        if self.rules.auction == "french":
+            ds = score_french(
+                c.taker_team, self._card_pts, self._tricks_won, self._meld_pts, self._belote_pts
+            )
+        else:
+            ds = score_bulgarian(
+                c.code,
+                c.multiplier,
+                c.taker_team,
+                self._card_pts,
+                self._tricks_won,
+                self._meld_pts,
+                self._belote_pts,
+            )
+        paid = [0, 0]
+        if ds.outcome in ("made", "set"):
+            p0, p1 = ds.points
+            if self.hanging and p0 != p1:
+                paid[0 if p0 > p1 else 1] = self.hanging
+                self.hanging = 0
+        self.hanging += ds.held
+        s0 = self.scores[0] + ds.points[0] + paid[0]
+        s1 = self.scores[1] + ds.points[1] + paid[1]
+        self.scores = (s0, s1)
+        capot = 0 if self._tricks_won[1] == 0 else 1 if self._tricks_won[0] == 0 else None
+        result = DealResult(
+            k=self.k,
+            contract=c,
+            card_points=tuple(self._card_pts),
+            tricks=tuple(self._tricks_won),
+            melds=tuple(self._meld_pts),
+            belotes=tuple(self._belote_pts),
+            totals=ds.totals,
+            outcome=ds.outcome,
+            points=ds.points,
+            held=ds.held,
+            paid=(paid[0], paid[1]),
+            scores=self.scores,
+            capot=capot,
+        )
+        self._record.result = result
+        self.last_result = result
+        events = [Event("deal_end", None, result.to_dict())]
+        if self._match_is_won(capot):
+            self.winner = 0 if s0 > s1 else 1
+            self.phase = Phase.OVER
+            self.to_move = None
+            events.append(Event("match_end", None, {"winner": self.winner, "scores": [s0, s1]}))
+            return events
+        return events + self._start_deal()
+
+    def _match_is_won(self, capot: int | None) -> bool:
+        s0, s1 = self.scores
+        if max(s0, s1) < self.target or s0 == s1:
+            return False
+        return not (self.rules.name == "bulgarian" and capot is not None)
+
+    last_result: DealResult | None = None
+
+    # ------------------------------------------------------------ views
+    def view(self, seat: int | None) -> SeatView:
+        if seat is not None and seat not in (0, 1, 2, 3):
+            raise NotYourTurn(f"No seat {seat!r} at this table (seats are 0-3).")
+        hand = () if seat is None else tuple(cards_of(self._hands[seat]))
+        legal = () if seat is None else tuple(self.legal_actions(seat))
+        return SeatView(
+            seat=seat,
+            ruleset=self.rules.name,
+            target=self.target,
+            phase=self.phase,
+            k=self.k,
+            dealer=self.dealer,
+            to_move=self.to_move,
+            hand=hand,
+            hand_sizes=tuple(h.bit_count() for h in self._hands),
+            turned=self.turned,
+            bids=tuple(self._bids),
+            contract=self._contract,
+            trick=tuple(zip(self._trick_seats, self._trick, strict=True)),
+            leader=self._leader,
+            tricks=tuple(self._tricks),
+            belotes=tuple(self._belotes),
+            melds=self._melds_public,
+            scores=self.scores,
+            hanging=self.hanging,
+            last_result=self.last_result,
+            legal=legal,
+        )
+
+    # ------------------------------------------------------------ log
+    def to_log(self) -> dict:
+        """JSON-safe log. With recipe inputs it holds the server seed: keep it private until
+        the reveal. With given decks it holds the decks used so far."""
+        return {
+            "format": LOG_FORMAT,
+            "ruleset": self.rules.name,
+            "target": self.target,
+            "inputs": None if self.inputs is None else self.inputs.to_dict(),
+            "decks": None if self.inputs is not None else [cards_text(d) for d in self._decks_used],
+            "actions": [[s, t] for s, t in self.actions],
+        }
+
+    @classmethod
+    def from_log(cls, log: dict) -> Match:
+        if not isinstance(log, dict) or log.get("format") != LOG_FORMAT:
+            raise EngineError("Not a match log.")
+        try:
+            if log.get("inputs") is not None:
+                m = cls(
+                    log["ruleset"], inputs=DeckInputs.from_dict(log["inputs"]), target=log["target"]
+                )
+            else:
+                decks = [[parse_card(t) for t in d.split()] for d in log["decks"]]
+                m = cls(log["ruleset"], decks=decks, target=log["target"])
+            for seat, text in log["actions"]:
+                m.apply(seat, text)
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise EngineError("Malformed match log.") from exc
+        return m
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_log(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Match:
+        try:
+            log = json.loads(text)
+        except (ValueError, TypeError) as exc:
+            raise EngineError("Not a match log (bad JSON).") from exc
+        return cls.from_log(log)
+
+    def __repr__(self) -> str:
+        return (
+            f"Match({self.rules.name!r}, k={self.k}, phase={self.phase.value}, "
+            f"scores={self.scores}, to_move={self.to_move})"
+        )
+
+
+__all__ = [
+    "HIGHER",
+    "SUIT_NAMES",
+    "DealRecord",
+    "DealResult",
+    "Event",
+    "Match",
+    "Phase",
+    "SeatView",
+    "Trick",
+]
