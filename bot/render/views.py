@@ -1,0 +1,35 @@
+"""What the renderer reads from the engine's views, in one place.
+
+The renderer only reads attributes named in docs/engine-api.md (``SeatView``,
+``Contract``, ``Action``, ``DealRecord``, ``DealResult``), so it draws from any object
+with those names: the engine's own, or a test's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def playable_cards(view: Any) -> frozenset[int]:
+    """Cards the seat may play now: those of the ``play`` actions among ``view.legal``."""
+    return frozenset(
+        a.card
+        for a in (view.legal or ())
+        if getattr(a, "kind", None) == "play" and a.card is not None
+    )
+
+
+def contract_trump(view: Any) -> str | None:
+    contract = getattr(view, "contract", None)
+    return None if contract is None else contract.trump
+
+
+def seat_team(seat: int) -> int:
+    return seat % 2
+
+
+def get(obj: Any, name: str, default: Any = None) -> Any:
+    """``obj.name`` or ``obj[name]``: deal results arrive as objects or as event dicts."""
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
