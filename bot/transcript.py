@@ -220,9 +220,30 @@ def _deal_from_dict(d: Any) -> DealTranscript:
     )
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
 def dumps(t: Transcript) -> str:
-    """The transcript as JSON text (stable key order, one deal field per line)."""
-    return json.dumps(t.to_dict(), indent=1, ensure_ascii=False) + "\n"
+    """The transcript as JSON text: one field per line, a deck or a hand on one line, so
+    that a person can read it and a diff shows what changed."""
+    data = t.to_dict()
+    out = ["{"]
+    for i, (key, value) in enumerate(data.items()):
+        comma = "," if i < len(data) - 1 else ""
+        if key == "seats" and value:
+            rows = [f"    {_compact(s)}" for s in value]
+            out.append('  "seats": [\n' + ",\n".join(rows) + f"\n  ]{comma}")
+        elif key == "deals" and value:
+            deals = []
+            for deal in value:
+                fields = [f"      {_compact(k)}: {_compact(v)}" for k, v in deal.items()]
+                deals.append("    {\n" + ",\n".join(fields) + "\n    }")
+            out.append('  "deals": [\n' + ",\n".join(deals) + f"\n  ]{comma}")
+        else:
+            out.append(f"  {_compact(key)}: {_compact(value)}{comma}")
+    out.append("}")
+    return "\n".join(out) + "\n"
 
 
 def loads(text: str | bytes) -> Transcript:

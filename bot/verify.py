@@ -211,10 +211,9 @@ def _check_decks(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> Non
 
 def _apply(match: Any, seat: int, text: str) -> str | None:
     """Apply one action; the engine's error text when it is refused."""
-    from engine.actions import Action
 
     try:
-        match.apply(seat, Action.parse(text))
+        match.apply(seat, text)
     except ValueError as exc:
         return str(exc) or type(exc).__name__
     return None
@@ -272,7 +271,7 @@ def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
         else:
             report.add(hands_name, True, "Every hand is what the deck deals, packet by packet.")
         if refused is not None:
-            report.add(play_name, False, refused[0].upper() + refused[1:] + ".")
+            report.add(play_name, False, refused[0].upper() + refused[1:].rstrip(".") + ".")
             stopped = f"the replay stopped at deal {deal.k}."
             continue
         if i + 1 < len(t.deals) and len(match.deals) == i + 1 and match.winner is None:
