@@ -91,18 +91,44 @@ def card_points(card: int, trump: str | int) -> int:
     return POINTS[contract_code(trump)][card]
 
 
+def legal_given(
+    kind: int, code: int, hand: int, lead: int, best: int, partner_winning: bool
+) -> int:
+    """Mask of the legal cards of ``hand`` when ``lead`` was led and ``best`` wins the trick
+    so far (``partner_winning``: the partner of the player to move played it). The simulator
+    and the AI track ``best`` as the trick grows, so this is the whole rule in mask
+    arithmetic."""
+    follow = hand & SUIT_MASK[lead >> 3]
+    if follow:
+        if TRUMP_MASK[code] >> lead & 1:  # trump led (any suit in All Trump): beat the best
+            return (follow & HIGHER[code][best]) or follow
+        return follow
+    if code >= NT:  # No Trump / All Trump: void means any card
+        return hand
+    trumps = hand & SUIT_MASK[code]
+    if not trumps:
+        return hand
+    if kind == LEGAL_CLUB:  # always trump, overtrump if you can, partner or not
+        if best >> 3 == code:
+            return (trumps & HIGHER[code][best]) or trumps
+        return trumps
+    if partner_winning:  # classic and bulgarian: free when the partner holds the trick
+        return hand
+    if best >> 3 == code:  # an opponent has trumped
+        if kind == LEGAL_CLASSIC:  # overtrump if you can, else still trump (undertrump)
+            return (trumps & HIGHER[code][best]) or trumps
+        return (trumps & HIGHER[code][best]) or hand  # bulgarian: discard if you cannot beat
+    return trumps
+
+
 def legal_mask(kind: int, code: int, hand: int, trick: list[int]) -> int:
     """Mask of the legal cards of ``hand``; ``trick`` holds the cards already played, the
     partner of the player to move having played ``trick[-2]``."""
     n = len(trick)
     if n == 0:
         return hand
-    lead = trick[0]
-    follow = hand & SUIT_MASK[lead >> 3]
-    tm = TRUMP_MASK[code]
-    # the card winning so far
     order = ORDER[code]
-    best = lead
+    best = trick[0]
     bi = 0
     for i in range(1, n):
         c = trick[i]
@@ -113,31 +139,7 @@ def legal_mask(kind: int, code: int, hand: int, trick: list[int]) -> int:
         elif c >> 3 == code:
             best = c
             bi = i
-    if follow:
-        if tm >> lead & 1:  # trump led (any suit in All Trump): beat the best if you can
-            higher = follow & HIGHER[code][best]
-            return higher or follow
-        return follow
-    if code >= NT:  # No Trump / All Trump: void means any card
-        return hand
-    trumps = hand & tm
-    if not trumps:
-        return hand
-    best_is_trump = best >> 3 == code
-    if kind == LEGAL_CLUB:  # always trump, overtrump if you can, partner or not
-        if best_is_trump:
-            return (trumps & HIGHER[code][best]) or trumps
-        return trumps
-    if n >= 2 and bi == n - 2:  # partner winning: play anything
-        return hand
-    if kind == LEGAL_CLASSIC:
-        if best_is_trump:
-            return (trumps & HIGHER[code][best]) or trumps
-        return trumps
-    # bulgarian: opponent winning
-    if best_is_trump:
-        return (trumps & HIGHER[code][best]) or hand
-    return trumps
+    return legal_given(kind, code, hand, trick[0], best, n >= 2 and bi == n - 2)
 
 
 def legal_plays(
@@ -198,19 +200,39 @@ def _run_melds(suit: int, low: int, length: int) -> list[Meld]:
     return [Meld("sequence", cards, pts, length, low + length - 1, suit)]
 
 
+def _runs8(bits: int) -> tuple[tuple[int, int], ...]:
+    """(low rank, length) of every run of 3+ in one suit's 8 bits."""
+    out = []
+    r = 0
+    while r < 8:
+        if bits >> r & 1:
+            start = r
+            while r < 8 and bits >> r & 1:
+                r += 1
+            if r - start >= 3:
+                out.append((start, r - start))
+        else:
+            r += 1
+    return tuple(out)
+
+
+RUNS8: tuple[tuple[tuple[int, int], ...], ...] = tuple(_runs8(b) for b in range(256))
+# Bits where a run of three can start without leaving its suit (ranks 7..Q of each suit).
+_RUN3_START = sum(0x3F << (8 * s) for s in range(4))
+
+
+def has_meld(hand: int) -> bool:
+    """Quick test: does the hand hold a tierce or a carre of 9 or higher?"""
+    if hand & (hand >> 1) & (hand >> 2) & _RUN3_START:
+        return True
+    return bool(hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 0xFC)
+
+
 def _sequences(hand: int) -> list[Meld]:
     out: list[Meld] = []
     for s in range(4):
-        bits = hand >> (8 * s) & 0xFF
-        r = 0
-        while r < 8:
-            if bits >> r & 1:
-                start = r
-                while r < 8 and bits >> r & 1:
-                    r += 1
-                out += _run_melds(s, start, r - start)
-            else:
-                r += 1
+        for low, length in RUNS8[hand >> (8 * s) & 0xFF]:
+            out += _run_melds(s, low, length)
     return out
 
 
@@ -222,6 +244,8 @@ def best_melds(hand: int) -> tuple[Meld, ...]:
     cached = _MELD_CACHE.get(hand)
     if cached is not None:
         return cached
+    if not has_meld(hand):
+        return ()
     carres = [
         Meld("carre", tuple(s * 8 + r for s in range(4)), CARRE_POINTS[r], 4, r, None)
         for r in range(2, 8)

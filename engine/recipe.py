@@ -27,22 +27,21 @@ def commitment(server_seed: bytes) -> str:
     return hashlib.sha256(bytes(server_seed)).hexdigest()
 
 
-def parse_seed_hex(text: str, length: int) -> bytes:
+def parse_seed_hex(text: str, length: int, what: str = "A seed here") -> bytes:
     """Hex text -> exactly ``length`` bytes, or a friendly InvalidSeed (never echoing it)."""
     if not isinstance(text, str):
-        raise InvalidSeed("A seed must be written in hexadecimal.")
+        raise InvalidSeed(f"{what} must be written in hexadecimal.")
     t = text.strip().lower()
     if t.startswith("0x"):
         t = t[2:]
     if len(t) != 2 * length:
         raise InvalidSeed(
-            f"A seed here must be {length} bytes: {2 * length} hexadecimal digits "
-            f"(got {len(t)} digits)."
+            f"{what} must be {length} bytes: {2 * length} hexadecimal digits (got {len(t)} digits)."
         )
     try:
         return bytes.fromhex(t)
     except ValueError:
-        raise InvalidSeed("A seed may hold only hexadecimal digits 0-9 and a-f.") from None
+        raise InvalidSeed(f"{what} may hold only hexadecimal digits 0-9 and a-f.") from None
 
 
 @dataclass(frozen=True)
