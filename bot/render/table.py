@@ -131,6 +131,10 @@ def compose_table(
     for seat, bid in getattr(view, "bids", ()) or ():
         last_bid[seat] = bid
     belote_seats = {seat for seat, _ in (getattr(view, "belotes", ()) or ())}
+    meld_points: dict[int, int] = {}
+    for seat, meld, counts in getattr(view, "melds", ()) or ():
+        if counts:
+            meld_points[seat] = meld_points.get(seat, 0) + meld.points
     contract = getattr(view, "contract", None)
     for seat in range(4):
         _seat_panel(
@@ -143,6 +147,7 @@ def compose_table(
             shown[seat],
             last_bid.get(seat),
             seat in belote_seats,
+            meld_points.get(seat, 0),
             contract,
             four_colour,
             tr,
@@ -257,7 +262,7 @@ def _header(img, draw, view, table_id, shown, time_left, accent, four_colour, tr
 
 
 def _seat_panel(
-    img, draw, layout, view, seat, place, name, bid, belote, contract, four_colour, tr
+    img, draw, layout, view, seat, place, name, bid, belote, melds, contract, four_colour, tr
 ) -> None:
     cx, cy = PANEL_CENTRES[place]
     box = (cx - PANEL_W // 2, cy - PANEL_H // 2, cx + PANEL_W // 2, cy + PANEL_H // 2)
@@ -306,6 +311,8 @@ def _seat_panel(
         tags.append((tr("Taker"), theme.GOLD, theme.HEADER))
     if belote:
         tags.append((tr("Belote"), (250, 250, 250), theme.HEADER))
+    if melds:
+        tags.append((tr("Melds {points}").format(points=melds), (150, 210, 255), theme.HEADER))
     if contract is None and bid is not None:
         words, suit = bid_words(bid, tr)
         if suit is not None:
