@@ -298,9 +298,34 @@ def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
         return
     result = match_result(match)
     if t.result == result:
-        report.add("result", True, f"The result {result} is what the replay gives.")
+        report.add("result", True, f"{_result_text(t, result)}, as the replay gives.")
     else:
-        report.add("result", False, f"The replay gives {result}, not {t.result}.")
+        report.add(
+            "result",
+            False,
+            f"The replay gives: {_result_text(t, result)}; the transcript says {t.result}.",
+        )
+
+
+def _result_text(t: Transcript, result: dict[str, Any]) -> str:
+    s0, s1 = result["scores"]
+    winner = result["winner"]
+    if winner not in (0, 1):
+        return f"No winner yet, {s0} to {s1}"
+    names = " & ".join(seat.name for i, seat in enumerate(t.seats) if i % 2 == winner)
+    won, lost = (s0, s1) if winner == 0 else (s1, s0)
+    return f"Team {winner} ({names}) won {won} to {lost}"
+
+
+_PART_ORDER = {"deck": 0, "hands": 1, "play": 2}
+
+
+def _check_order(check: Check) -> tuple[int, int, int]:
+    """Report order: the inputs, then deal by deal (deck, hands, play), then the result."""
+    if check.name.startswith("deal "):
+        k, _, part = check.name[5:].partition(": ")
+        return (1, int(k) if k.isdigit() else 0, _PART_ORDER.get(part, 3))
+    return (2 if check.name in ("result", "replay") else 0, 0, 0)
 
 
 def _hand(hands: list[list[str]], seat: int) -> list[str]:
@@ -328,6 +353,7 @@ async def verify_transcript(
         _replay(t, inputs, report)
     except Exception as exc:  # an engine bug must not hide the other checks' answers
         report.add("replay", False, f"The replay broke down: {type(exc).__name__}: {exc}")
+    report.checks.sort(key=_check_order)
     return report
 
 
