@@ -19,7 +19,7 @@ import logging
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Protocol
 
 import httpx
@@ -199,6 +199,11 @@ BACKENDS: dict[str, Callable[[], _Backend]] = {
 _backend: _Backend = _pick_backend()
 
 
+@cache
+def _backend_named(name: str) -> _Backend:
+    return BACKENDS[name]()
+
+
 def backend_name() -> str:
     """Which BLS implementation :func:`verify_beacon` uses ("arkworks" or "py_ecc")."""
     return _backend.name
@@ -220,7 +225,7 @@ def verify_beacon(
             return False
         if hashlib.sha256(beacon.signature).digest() != beacon.randomness:
             return False
-        impl = BACKENDS[backend]() if backend else _backend
+        impl = _backend_named(backend) if backend else _backend
         return impl.verify(bytes(public_key), round_message(beacon.round), beacon.signature)
     except Exception:  # malformed points, wrong types: not a valid beacon
         return False
@@ -299,6 +304,15 @@ class DrandClient:
 
     async def fetch(self, round: int) -> Beacon | None:
         """The verified beacon of ``round`` from the first relay that serves it, or None."""
+        try:
+            return await self._fetch(round)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # never let a beacon problem reach the table
+            log.warning("drand fetch of round %s failed: %s", round, type(exc).__name__)
+            return None
+
+    async def _fetch(self, round: int) -> Beacon | None:
         for relay in self.relays:
             beacon = await self._from_relay(relay, str(round))
             if beacon is None:
@@ -313,10 +327,15 @@ class DrandClient:
 
     async def latest(self) -> Beacon | None:
         """The newest verified beacon any relay serves, or None."""
-        for relay in self.relays:
-            beacon = await self._from_relay(relay, "latest")
-            if beacon is not None and await verify_beacon_async(beacon, self.public_key):
-                return beacon
+        try:
+            for relay in self.relays:
+                beacon = await self._from_relay(relay, "latest")
+                if beacon is not None and await verify_beacon_async(beacon, self.public_key):
+                    return beacon
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("drand latest failed: %s", type(exc).__name__)
         return None
 
     async def fetch_until(

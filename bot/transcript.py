@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.drand import QUICKNET_CHAIN_HASH, Beacon
-from engine.cards import card_text
-from engine.recipe import DOMAIN, commitment
+from engine import card_text, commitment
 
-RECIPE = DOMAIN.decode()  # "belot.club/deal/v1"
+#: The recipe of seed 000 ("The exact recipe"); its text is also the HMAC's first bytes.
+RECIPE = "belot.club/deal/v1"
 
 
 class TranscriptError(ValueError):

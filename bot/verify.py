@@ -18,8 +18,10 @@ from typing import Any
 
 from bot.drand import QUICKNET_CHAIN_HASH, Beacon, DrandClient, verify_beacon
 from bot.transcript import RECIPE, Transcript, deal_score, match_result
-from engine.cards import card_text
-from engine.recipe import SEAT_SEED_BYTES, SERVER_SEED_BYTES, DeckInputs, shuffled_deck
+from engine import DeckInputs, Match, card_text, shuffled_deck
+
+SERVER_SEED_BYTES = 32
+SEAT_SEED_BYTES = 16
 
 
 @dataclass(frozen=True)
@@ -221,8 +223,6 @@ def _apply(match: Any, seat: int, text: str) -> str | None:
 
 def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
     """Rebuild the match from the inputs and the actions; compare what the engine deals."""
-    from engine.match import Match
-
     try:
         match = Match(ruleset=t.ruleset, inputs=inputs, target=t.target)
     except ValueError as exc:

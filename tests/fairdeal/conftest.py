@@ -7,8 +7,7 @@ import random
 import pytest
 
 from bot.transcript import Transcript, transcript_from_match
-from engine.match import Match
-from engine.recipe import DeckInputs
+from engine import DeckInputs, Match
 from tests.fakes.drand_relay import REAL_BEACONS
 
 SERVER_SEED = bytes.fromhex("9f" * 16 + "3c" * 16)

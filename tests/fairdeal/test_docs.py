@@ -17,8 +17,7 @@ from types import ModuleType
 import pytest
 
 from bot.transcript import Transcript, dumps
-from engine.cards import card_text
-from engine.recipe import DeckInputs, shuffled_deck
+from engine import DeckInputs, card_text, shuffled_deck
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "fairdeal.md"
 
@@ -100,3 +99,10 @@ def test_doc_checker_as_a_script(
         [sys.executable, str(script), str(bad)], capture_output=True, text=True, timeout=60
     )
     assert run.returncode == 1 and "deal 0: the deck is not the recipe's" in run.stdout
+
+
+def test_recipe_name_is_the_engines_hmac_prefix() -> None:
+    from bot.transcript import RECIPE
+    from engine.recipe import DOMAIN
+
+    assert RECIPE.encode() == DOMAIN

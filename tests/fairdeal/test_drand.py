@@ -181,3 +181,31 @@ async def test_fetch_until_slow_relay_gives_up_in_real_time() -> None:
         start = time.monotonic()
         assert await client.fetch_until(1, deadline=time.time() + 0.5, clock=Late()) is None
         assert time.monotonic() - start < 2.5
+
+
+def test_falls_back_to_py_ecc_without_arkworks(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "py_arkworks_bls12381", None)  # import now fails
+    backend = drand._pick_backend()
+    assert backend.name == "py_ecc"
+    monkeypatch.setattr(drand, "_backend", backend)
+    assert drand.backend_name() == "py_ecc"
+    assert verify_beacon(B2)
+    assert not verify_beacon(tampered(B2))
+
+
+async def test_verify_runs_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CPU-heavy check runs in a worker thread: the loop stays free meanwhile."""
+    import threading
+
+    seen: list[bool] = []
+    real = drand.verify_beacon
+
+    def spy(beacon: Beacon, public_key: bytes = drand.QUICKNET_PUBLIC_KEY) -> bool:
+        seen.append(threading.current_thread() is threading.main_thread())
+        return real(beacon, public_key)
+
+    monkeypatch.setattr(drand, "verify_beacon", spy)
+    assert await drand.verify_beacon_async(B1)
+    assert seen == [False]

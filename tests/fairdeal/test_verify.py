@@ -10,8 +10,7 @@ import pytest
 from bot.drand import DrandClient
 from bot.transcript import DealTranscript, DrandRecord, SeatRecord, Transcript
 from bot.verify import VerifyReport, verify_transcript
-from engine.match import Match
-from engine.recipe import DeckInputs
+from engine import DeckInputs, Match
 from tests.fakes.drand_relay import REAL_BEACONS, drand_relay, tampered
 
 
