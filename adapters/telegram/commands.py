@@ -1,0 +1,79 @@
+"""The command menu (``setMyCommands``) and the reading of typed commands.
+
+Command texts are the core's, the same on every platform (``/play TD``); Telegram only
+adds ``@botname`` after the command in groups, which is taken off here.
+"""
+
+from __future__ import annotations
+
+from telegram import (
+    BotCommand,
+    BotCommandScope,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+)
+
+from .texts import text
+
+# In a group (or a forum topic): everything about the table.
+GROUP_COMMANDS: tuple[str, ...] = (
+    "table",
+    "join",
+    "leave",
+    "addbot",
+    "start",
+    "bid",
+    "play",
+    "belote",
+    "hand",
+    "score",
+    "seed",
+    "verify",
+    "rules",
+    "help",
+    "back",
+    "kick",
+    "close",
+    "tournament",
+    "ladder",
+)
+# In the private chat: what a player does with their own cards.
+PRIVATE_COMMANDS: tuple[str, ...] = (
+    "start",
+    "hand",
+    "bid",
+    "play",
+    "belote",
+    "seed",
+    "score",
+    "verify",
+    "rules",
+    "help",
+)
+
+
+def menu(names: tuple[str, ...], locale: str = "en") -> list[BotCommand]:
+    return [BotCommand(name, text(f"telegram-cmd-{name}", locale)[:256]) for name in names]
+
+
+def scopes(locale: str = "en") -> list[tuple[BotCommandScope, list[BotCommand]]]:
+    """Which menu each kind of chat shows."""
+    return [
+        (BotCommandScopeDefault(), menu(GROUP_COMMANDS, locale)),
+        (BotCommandScopeAllGroupChats(), menu(GROUP_COMMANDS, locale)),
+        (BotCommandScopeAllPrivateChats(), menu(PRIVATE_COMMANDS, locale)),
+    ]
+
+
+def core_text(message_text: str, bot_username: str) -> str | None:
+    """``/join@belote_bot 3`` -> ``/join 3``; None when the command is for another bot."""
+    first, _sep, rest = message_text.strip().partition(" ")
+    if not first.startswith("/"):
+        return None
+    name, at, target = first.partition("@")
+    if at and target.lower() != bot_username.lower():
+        return None
+    name = name.lower()
+    rest = " ".join(rest.split())
+    return f"{name} {rest}" if rest else name

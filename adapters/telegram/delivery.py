@@ -1,0 +1,307 @@
+"""The core's posts as Telegram messages: sent once, then edited in place.
+
+Each chat has one worker and a queue of post keys in the order they first came; a newer
+post for a key still waiting replaces it where it stands. So messages keep their order
+in a chat, and when the flood limits (PTB's AIORateLimiter) slow a busy group down, the
+table message jumps straight to its latest state instead of replaying every card: edits
+are coalesced, never multiplied.
+
+Private posts (hands) go to the player's private chat. Telegram forbids a bot to write
+first, so a player who never opened that chat is told once per group, with a deep link
+button, and their latest private posts wait here until they tap Start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot.platform import Button, Post
+
+from . import ids
+from .keyboard import CAPTION_LIMIT, TEXT_LIMIT, cut, digest, inline_keyboard, markup_digest
+from .memory import Memory, Shown
+from .texts import text
+
+log = logging.getLogger(__name__)
+
+GONE = (
+    "message to edit not found",
+    "message can't be edited",
+    "message_id_invalid",
+    "there is no media in the message to edit",
+    "there is no text in the message to edit",
+    "there is no caption in the message to edit",
+)
+
+
+@dataclass
+class Person:
+    """What the adapter has seen of a Telegram user (for mentions and locales)."""
+
+    first_name: str
+    username: str | None = None
+    locale: str = "en"
+
+    @property
+    def mention(self) -> str:
+        return f"@{self.username}" if self.username else self.first_name
+
+
+@dataclass
+class _ChatQueue:
+    posts: OrderedDict[str, Post] = field(default_factory=OrderedDict)
+    worker: asyncio.Task[None] | None = None
+
+
+class Outbox:
+    """The adapter's :class:`bot.platform.Platform`: ``deliver`` queues, workers send."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        memory: Memory,
+        *,
+        link_for: Callable[[Button, Post], Awaitable[str | None]],
+        start_link: Callable[[str], str],
+    ) -> None:
+        self.bot = bot
+        self.memory = memory
+        self.people: dict[int, Person] = {}
+        self.waiting: dict[int, OrderedDict[str, Post]] = {}  # user -> held private posts
+        self.refused: set[int] = set()  # users Telegram said we may not write to
+        self._link_for = link_for
+        self._start_link = start_link
+        self._chats: dict[int, _ChatQueue] = {}
+        self.last: dict[str, Post] = {}  # the latest post of each key (to show it again)
+        self.failures = 0
+
+    # ------------------------------------------------------------------ Platform
+    async def deliver(self, post: Post) -> None:
+        """Queue ``post``; it is shown (sent or edited) by its chat's worker."""
+        try:
+            chat_id, _ = self._target(post)
+        except ValueError:
+            log.warning("post %r is not for Telegram (channel %r)", post.key, post.channel.id)
+            return
+        self._enqueue(chat_id, post)
+
+    async def flush(self) -> None:
+        """Wait until every queued post has been shown (tests, shutdown)."""
+        while workers := [q.worker for q in self._chats.values() if q.worker]:
+            await asyncio.gather(*workers, return_exceptions=True)
+
+    async def flush_chat(self, chat_id: int) -> None:
+        """Wait until the posts queued for one chat have been shown."""
+        queue = self._chats.get(chat_id)
+        while queue is not None and queue.worker is not None:
+            await asyncio.gather(queue.worker, return_exceptions=True)
+
+    # ------------------------------------------------------------- private chat
+    async def user_started(self, user: int) -> int:
+        """The user opened the private chat: show what was held for them; how many."""
+        self.refused.discard(user)
+        await self.memory.set_started(user, True)
+        held = self.waiting.pop(user, OrderedDict())
+        for post in held.values():
+            self._enqueue(user, post)
+        return len(held)
+
+    async def reshow(self, user: int, channel: str) -> bool:
+        """Post the user's private messages of a table again, at the bottom of the chat.
+
+        For "Open my hand" when the hand is already there, higher up: the old message is
+        deleted and the latest post sent anew. False when this process has no such post.
+        """
+        again = [
+            (mkey, post)
+            for mkey, post in self.last.items()
+            if post.to_user is not None
+            and ids.telegram_user(post.to_user) == user
+            and post.channel.id == channel
+        ]
+        for mkey, post in again:
+            shown = self.memory.shown.get(mkey)
+            if shown is not None:
+                with contextlib.suppress(TelegramError):
+                    await self.bot.delete_message(shown.chat_id, shown.message_id)
+                await self.memory.forget(mkey)
+            self._enqueue(user, post)
+        return bool(again)
+
+    # ---------------------------------------------------------------- internals
+    @staticmethod
+    def _target(post: Post) -> tuple[int, int | None]:
+        if post.to_user is not None:
+            user = ids.telegram_user(post.to_user)
+            if user is None:
+                raise ValueError(post.to_user)
+            return user, None
+        return ids.chat_of(post.channel)
+
+    @staticmethod
+    def _mkey(post: Post) -> str:
+        return f"{post.key}|{post.to_user or ''}"
+
+    def _enqueue(self, chat_id: int, post: Post) -> None:
+        queue = self._chats.setdefault(chat_id, _ChatQueue())
+        mkey = self._mkey(post)
+        queue.posts[mkey] = post  # a newer post for a waiting key takes its place
+        self.last[mkey] = post
+        if queue.worker is None:
+            queue.worker = asyncio.get_running_loop().create_task(self._work(chat_id, queue))
+
+    async def _work(self, chat_id: int, queue: _ChatQueue) -> None:
+        try:
+            while queue.posts:
+                mkey, post = queue.posts.popitem(last=False)
+                try:
+                    await self._show(mkey, post)
+                except Exception as exc:  # one bad post must not stop the chat
+                    self.failures += 1
+                    log.error("could not show %s in chat %s: %s", post.key, chat_id, describe(exc))
+        finally:
+            queue.worker = None
+
+    async def _show(self, mkey: str, post: Post) -> None:
+        chat_id, thread_id = self._target(post)
+        if post.to_user is not None and chat_id in self.refused:
+            await self._hold(chat_id, mkey, post)
+            return
+        markup = await inline_keyboard(post.buttons, lambda b: self._link_for(b, post))
+        kind = "photo" if post.image else "text"
+        body = cut(post.text, CAPTION_LIMIT if post.image else TEXT_LIMIT)
+        want = Shown(
+            chat_id=chat_id,
+            message_id=0,
+            kind=kind,
+            digest="",
+            image_digest=digest(post.image) if post.image else "",
+            markup_digest=markup_digest(markup),
+            caption_digest=digest(body),
+        )
+        want.digest = digest(kind, want.image_digest, want.markup_digest, want.caption_digest)
+        shown = self.memory.shown.get(mkey)
+        if shown is not None and shown.chat_id == chat_id:
+            if shown.digest == want.digest:
+                return  # already showing exactly this
+            if shown.kind == kind:
+                want.message_id = shown.message_id
+                try:
+                    await self._edit(shown, want, post, body, markup)
+                except BadRequest as exc:
+                    reason = exc.message.lower()
+                    if "not modified" not in reason:
+                        if not any(g in reason for g in GONE):
+                            raise
+                        want.message_id = 0  # deleted by someone: post it again
+                if want.message_id:
+                    await self.memory.remember(mkey, want)
+                    return
+            else:
+                with contextlib.suppress(TelegramError):
+                    await self.bot.delete_message(chat_id, shown.message_id)
+        try:
+            message = await self._send(chat_id, thread_id, post, body, markup)
+        except Forbidden:
+            if post.to_user is None:
+                raise
+            self.refused.add(chat_id)
+            await self.memory.set_started(chat_id, False)
+            await self._hold(chat_id, mkey, post)
+            return
+        if post.to_user is not None:
+            await self.memory.set_started(chat_id, True)
+            await self.memory.set_origin(chat_id, message.message_id, post.channel.id)
+        want.message_id = message.message_id
+        await self.memory.remember(mkey, want)
+
+    async def _edit(
+        self,
+        shown: Shown,
+        want: Shown,
+        post: Post,
+        body: str,
+        markup: InlineKeyboardMarkup | None,
+    ) -> None:
+        """The cheapest edit that shows ``want``: keyboard only, caption, or picture."""
+        chat_id, message_id = shown.chat_id, shown.message_id
+        if want.kind == "photo" and shown.image_digest != want.image_digest:
+            media = InputMediaPhoto(post.image or b"", caption=body, filename=post.image_name)
+            await self.bot.edit_message_media(
+                media=media, chat_id=chat_id, message_id=message_id, reply_markup=markup
+            )
+        elif shown.caption_digest != want.caption_digest:
+            if want.kind == "photo":
+                await self.bot.edit_message_caption(
+                    chat_id=chat_id, message_id=message_id, caption=body, reply_markup=markup
+                )
+            else:
+                await self.bot.edit_message_text(
+                    body, chat_id=chat_id, message_id=message_id, reply_markup=markup
+                )
+        else:
+            await self.bot.edit_message_reply_markup(
+                chat_id=chat_id, message_id=message_id, reply_markup=markup
+            )
+
+    async def _send(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        post: Post,
+        body: str,
+        markup: InlineKeyboardMarkup | None,
+    ) -> Message:
+        if post.image:
+            return await self.bot.send_photo(
+                chat_id,
+                post.image,
+                caption=body,
+                filename=post.image_name,
+                reply_markup=markup,
+                message_thread_id=thread_id,
+            )
+        return await self.bot.send_message(
+            chat_id, body, reply_markup=markup, message_thread_id=thread_id
+        )
+
+    async def _hold(self, user: int, mkey: str, post: Post) -> None:
+        """Keep the private post for later and, once per group, say how to get it."""
+        self.waiting.setdefault(user, OrderedDict())[mkey] = post
+        try:
+            group, thread = ids.chat_of(post.channel)
+        except ValueError:
+            return
+        if group == user or not await self.memory.mark_notified(user, group):
+            return
+        person = self.people.get(user, Person(first_name=str(user)))
+        keyboard = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(
+                        text("telegram-open-hand", person.locale), url=self._start_link("hand")
+                    )
+                ]
+            ]
+        )
+        await self.bot.send_message(
+            group,
+            text("telegram-start-needed", person.locale, name=person.mention),
+            reply_markup=keyboard,
+            message_thread_id=thread,
+        )
+
+
+def describe(exc: BaseException) -> str:
+    """An exception for a log line: its type and Telegram's description, no URL or token."""
+    if isinstance(exc, TelegramError):
+        return f"{type(exc).__name__}: {exc.message}"
+    return type(exc).__name__

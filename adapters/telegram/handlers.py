@@ -1,0 +1,274 @@
+"""Telegram updates in, core calls out, and the core's replies back to the right person.
+
+Everything a player does ends in ``core.command`` or ``core.press``: the adapter decides
+nothing about the game. It only knows where a reply may be shown on Telegram:
+
+- a button press is answered with ``answerCallbackQuery`` (a short notice; every press
+  is answered, or the button keeps spinning), pictures and keyboards go to the private
+  chat, and when that chat is not open yet the answer carries a ``/start`` deep link;
+- a typed command in a group gets its text answer there, as a reply (``/verify``), while
+  anything with cards or buttons goes to the private chat;
+- ``/start`` in the private chat (plain or from a deep link) opens that chat: held hands
+  are shown, and a link's payload runs the action it stands for.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from telegram import Chat, Message, Update
+from telegram import User as TgUser
+from telegram.constants import ChatType
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import ContextTypes
+
+from bot.platform import Channel, Reply, User
+
+from . import ids
+from .commands import core_text
+from .delivery import Outbox, Person, describe
+from .keyboard import CAPTION_LIMIT, NOTICE_LIMIT, TEXT_LIMIT, cut, inline_keyboard
+from .links import parse_payload
+from .memory import Memory
+from .texts import text
+
+log = logging.getLogger(__name__)
+
+ADMIN_TTL = 600.0  # seconds a group's administrator list is trusted
+
+
+class Core(Protocol):
+    async def command(self, user: User, channel: Channel, text: str) -> list[Reply]: ...
+
+    async def press(self, user: User, channel: Channel, action: str) -> list[Reply]: ...
+
+
+class Bridge:
+    """The PTB handlers of one running adapter."""
+
+    def __init__(self, core: Core, outbox: Outbox, memory: Memory, bot_username: str) -> None:
+        self.core = core
+        self.outbox = outbox
+        self.memory = memory
+        self.bot_username = bot_username
+        self._admins: dict[int, tuple[float, frozenset[int]]] = {}
+
+    @property
+    def bot(self):
+        return self.outbox.bot
+
+    def start_link(self, payload: str) -> str:
+        return f"https://t.me/{self.bot_username}?start={payload}"
+
+    # --------------------------------------------------------------- updates
+    async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, tg_user, chat = (
+            update.effective_message,
+            update.effective_user,
+            update.effective_chat,
+        )
+        if message is None or tg_user is None or chat is None or not message.text:
+            return
+        if tg_user.is_bot:
+            return
+        typed = core_text(message.text, self.bot_username)
+        if typed is None:
+            return  # /command@another_bot
+        self._remember(tg_user)
+        thread = message.message_thread_id if message.is_topic_message else None
+        private = chat.type == ChatType.PRIVATE
+        if private:
+            await self.outbox.user_started(tg_user.id)
+            if typed == "/start" or typed.startswith("/start "):
+                await self._private_start(tg_user, chat, typed.removeprefix("/start").strip())
+                return
+        user = await self._user(tg_user, chat)
+        channel = ids.channel(chat.id, thread)
+        try:
+            replies = await self.core.command(user, channel, typed)
+        except Exception as exc:
+            log.exception("command failed: %s", describe(exc))
+            replies = [Reply(text("telegram-failed", user.locale), ok=False)]
+        if private:
+            await self._to_private(tg_user.id, replies, channel)
+        else:
+            await self._to_group(message, tg_user, channel, replies)
+
+    async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        tg_user = query.from_user
+        self._remember(tg_user)
+        message = query.message
+        chat = message.chat if message is not None else None
+        if chat is None or not query.data:
+            await self._answer(query, None)
+            return
+        thread = None
+        if isinstance(message, Message) and message.is_topic_message:
+            thread = message.message_thread_id
+        channel = ids.channel(chat.id, thread)
+        if chat.type == ChatType.PRIVATE:
+            # A hand's button: the core wants the channel of the table, not of this chat.
+            origin = self.memory.origin(chat.id, message.message_id)
+            channel = Channel(origin) if origin else channel
+        user = await self._user(tg_user, chat)
+        try:
+            replies = await self.core.press(user, channel, query.data)
+        except Exception as exc:
+            log.exception("press failed: %s", describe(exc))
+            replies = [Reply(text("telegram-failed", user.locale), ok=False)]
+        await self._answer_press(query, tg_user, user.locale, channel, replies)
+
+    # ---------------------------------------------------------- private chat
+    async def _private_start(self, tg_user: TgUser, chat: Chat, payload: str) -> None:
+        """``/start`` in the private chat: plain, from the group notice, or "Open my hand"."""
+        locale = tg_user.language_code or "en"
+        shown = await self.outbox.user_started(tg_user.id)
+        link = parse_payload(payload)
+        replies: list[Reply] = []
+        origin: Channel | None = None
+        if link is not None and not shown:
+            if not await self.outbox.reshow(tg_user.id, link.channel.id):
+                origin = link.channel
+                user = await self._user(tg_user, chat)
+                try:
+                    replies = await self.core.command(user, link.channel, f"/hand {link.table}")
+                except Exception as exc:
+                    log.exception("start failed: %s", describe(exc))
+                    replies = [Reply(text("telegram-failed", locale), ok=False)]
+        elif not shown:
+            key = "telegram-nothing-waiting" if payload else "telegram-welcome"
+            replies = [Reply(text(key, locale, name=tg_user.first_name))]
+        await self._to_private(tg_user.id, replies, origin)
+
+    async def _to_private(
+        self, chat_id: int, replies: Sequence[Reply], origin: Channel | None = None
+    ) -> bool:
+        """Send replies to the private chat; False when Telegram refuses (not started).
+
+        ``origin`` is the channel of the table they are about: buttons pressed on them
+        later reach the core with it.
+        """
+        for reply in replies:
+            markup = await inline_keyboard(reply.buttons)
+            try:
+                if reply.image:
+                    sent = await self.bot.send_photo(
+                        chat_id,
+                        reply.image,
+                        caption=cut(reply.text, CAPTION_LIMIT),
+                        filename=reply.image_name,
+                        reply_markup=markup,
+                    )
+                else:
+                    sent = await self.bot.send_message(
+                        chat_id, cut(reply.text, TEXT_LIMIT), reply_markup=markup
+                    )
+            except Forbidden:
+                self.outbox.refused.add(chat_id)
+                await self.memory.set_started(chat_id, False)
+                return False
+            if origin is not None and markup is not None:
+                await self.memory.set_origin(chat_id, sent.message_id, origin.id)
+        return True
+
+    # ------------------------------------------------------------------ groups
+    async def _to_group(
+        self, message: Message, tg_user: TgUser, channel: Channel, replies: Sequence[Reply]
+    ) -> None:
+        """Text answers in the group, as replies; cards and buttons privately."""
+        locale = tg_user.language_code or "en"
+        private = [r for r in replies if r.image or r.buttons]
+        public = [r for r in replies if not (r.image or r.buttons)]
+        if private and not await self._to_private(tg_user.id, private, channel):
+            public.append(Reply(text("telegram-start-needed", locale, name=_mention(tg_user))))
+        elif private:
+            public.append(Reply(text("telegram-hand-in-private", locale)))
+        if not public:
+            return
+        body = "\n".join(r.text for r in public if r.text.strip())
+        link = None
+        if tg_user.id in self.outbox.refused:
+            link = _link_keyboard(text("telegram-open-hand", locale), self.start_link("hand"))
+        try:
+            await message.reply_text(cut(body, TEXT_LIMIT), reply_markup=link, do_quote=True)
+        except TelegramError as exc:
+            log.warning("could not answer a command: %s", describe(exc))
+
+    # ----------------------------------------------------------------- presses
+    async def _answer_press(
+        self,
+        query: Any,
+        tg_user: TgUser,
+        locale: str,
+        channel: Channel,
+        replies: Sequence[Reply],
+    ) -> None:
+        private = [r for r in replies if r.image or r.buttons]
+        notes = [r.text for r in replies if not (r.image or r.buttons) and r.text.strip()]
+        long_text = sum(len(n) for n in notes) + len(notes) > NOTICE_LIMIT
+        if long_text:
+            private = [*private, Reply("\n".join(notes))]
+        if private and await self._to_private(tg_user.id, private, channel) and not notes:
+            notes = [text("telegram-hand-in-private", locale)]
+        # Private posts this press caused (a hand) may be waiting on the private chat.
+        await self.outbox.flush_chat(tg_user.id)
+        url = None
+        if tg_user.id in self.outbox.refused:
+            url = self.start_link("hand")
+        await self._answer(query, cut("\n".join(notes), NOTICE_LIMIT) if notes else None, url)
+
+    @staticmethod
+    async def _answer(query: Any, notice: str | None, url: str | None = None) -> None:
+        try:
+            await query.answer(text=notice, url=url)
+        except TelegramError as exc:  # too late (over 15 s) or already answered
+            log.info("callback answer refused: %s", describe(exc))
+
+    # ------------------------------------------------------------------ people
+    def _remember(self, tg_user: TgUser) -> None:
+        self.outbox.people[tg_user.id] = Person(
+            first_name=tg_user.first_name,
+            username=tg_user.username,
+            locale=tg_user.language_code or "en",
+        )
+
+    async def _user(self, tg_user: TgUser, chat: Chat) -> User:
+        name = tg_user.full_name or tg_user.username or str(tg_user.id)
+        return User(
+            id=ids.user_id(tg_user.id),
+            name=name,
+            is_admin=await self._is_admin(chat, tg_user.id),
+            locale=tg_user.language_code or "en",
+        )
+
+    async def _is_admin(self, chat: Chat, user: int) -> bool:
+        """A group's creator or administrators (asked once per ten minutes per group)."""
+        if chat.type == ChatType.PRIVATE:
+            return False
+        now = time.monotonic()
+        cached = self._admins.get(chat.id)
+        if cached is None or now - cached[0] > ADMIN_TTL:
+            try:
+                members = await self.bot.get_chat_administrators(chat.id)
+            except TelegramError as exc:
+                log.info("administrators of %s unknown: %s", chat.id, describe(exc))
+                members = ()
+            cached = (now, frozenset(m.user.id for m in members))
+            self._admins[chat.id] = cached
+        return user in cached[1]
+
+
+def _mention(tg_user: TgUser) -> str:
+    return f"@{tg_user.username}" if tg_user.username else tg_user.first_name
+
+
+def _link_keyboard(label: str, url: str):
+    from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, url=url)]])

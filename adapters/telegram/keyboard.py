@@ -1,0 +1,64 @@
+"""Core buttons as inline keyboards, and texts cut to Telegram's sizes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Awaitable, Callable
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.platform import Button, Buttons
+
+CAPTION_LIMIT = 1024  # characters of a photo caption
+TEXT_LIMIT = 4096  # characters of a message
+NOTICE_LIMIT = 200  # characters of an answerCallbackQuery notice
+DATA_LIMIT = 64  # bytes of callback_data
+
+LinkFor = Callable[[Button], Awaitable[str | None]]
+
+
+async def inline_keyboard(
+    buttons: Buttons, link_for: LinkFor | None = None
+) -> InlineKeyboardMarkup | None:
+    """Enabled buttons only (Telegram has no greyed-out buttons), rows kept.
+
+    ``link_for`` may turn a button into a URL button (a ``/start`` deep link); every other
+    button carries the core's action as its callback data, which the core keeps within
+    Telegram's 64 bytes (a longer one is a core bug: it is left out and logged).
+    """
+    rows: list[list[InlineKeyboardButton]] = []
+    for row in buttons:
+        out: list[InlineKeyboardButton] = []
+        for button in row:
+            if not button.enabled:
+                continue
+            url = await link_for(button) if link_for else None
+            if url:
+                out.append(InlineKeyboardButton(button.label, url=url))
+            elif 0 < len(button.action.encode()) <= DATA_LIMIT:
+                out.append(InlineKeyboardButton(button.label, callback_data=button.action))
+            else:
+                raise ValueError(f"callback data over {DATA_LIMIT} bytes: {button.action[:80]!r}")
+        if out:
+            rows.append(out)
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def cut(text: str, limit: int) -> str:
+    """Telegram refuses what is too long: keep the start and say that it was cut."""
+    text = text.strip() or "…"
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def digest(*parts: bytes | str | None) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else (part or b"")
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()[:32]
+
+
+def markup_digest(markup: InlineKeyboardMarkup | None) -> str:
+    return digest(json.dumps(markup.to_dict(), sort_keys=True) if markup else "")
