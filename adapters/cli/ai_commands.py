@@ -1,0 +1,62 @@
+"""`belote arena`: duplicate matches between two AI levels, with timings and bidding figures."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from engine.ai import LEVELS
+from engine.ai.arena import run_arena
+from engine.rulesets import RULESETS
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "arena",
+        help="play duplicate deals between two AI levels",
+        description=(
+            "Every deck is played twice with the teams swapping seats, so luck cancels. "
+            "Prints decision times per level, how often each level's contracts are made, "
+            "and last: 'A vs B: +X points per deal (95% CI +-Y) over N deals' in raw deal "
+            "points (before rounding to tens)."
+        ),
+    )
+    p.add_argument("--ruleset", choices=sorted(RULESETS), default="club")
+    p.add_argument("--a", choices=LEVELS, required=True, help="level of team A")
+    p.add_argument("--b", choices=LEVELS, required=True, help="level of team B")
+    p.add_argument("--deals", type=int, default=20, help="decks (each played twice)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        help="time budget per decision in seconds for hard/expert (default: none, "
+        "fixed sample counts, fully reproducible)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.set_defaults(func=_arena)
+
+
+def _arena(args: argparse.Namespace) -> int:
+    if args.deals < 1:
+        print("--deals must be at least 1.", file=sys.stderr)
+        return 2
+
+    def progress(i: int, mean: float) -> None:
+        if not args.quiet:
+            print(f"  deal {i}/{args.deals}: running mean {mean:+.1f}", file=sys.stderr, flush=True)
+
+    report = run_arena(
+        args.ruleset,
+        args.a,
+        args.b,
+        args.deals,
+        args.seed,
+        clock=time.perf_counter,
+        progress=progress,
+        budget_s=args.budget,
+    )
+    for line in report.lines():
+        print(line)
+    return 0

@@ -1,0 +1,198 @@
+"""Duplicate matches between two AI levels: how much stronger is A than B, luck removed.
+
+Every deck is played twice, the teams swapping seats, so both teams hold the same cards
+once each.  A *deal* here is the first scored deal of a fresh match on that deck sequence
+(redeals included).  The measure is the deal's **raw points** (before Bulgarian rounding
+to tens; French points are raw already), A's team minus B's; per deck the two tables are
+averaged, and the 95 % confidence interval comes from the spread of those per-deck
+averages.  Timing uses a clock the caller passes in (the engine has none of its own).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.ai.player import choose_action
+from engine.match import DealResult, Match
+
+MAX_REDEALS = 24
+
+
+def raw_points(result: DealResult, bulgarian: bool) -> tuple[int, int]:
+    """The points each team scored on the deal, before rounding to tens."""
+    if not bulgarian:
+        return result.points
+    tot = result.totals
+    ct = result.contract.taker_team
+    ot = 1 - ct
+    mult = result.contract.multiplier
+    pts = [0, 0]
+    if mult == 1:
+        if result.outcome == "made":
+            pts = list(tot)
+        elif result.outcome == "set":
+            pts[ot] = tot[0] + tot[1]
+        else:
+            pts[ot] = tot[ot]
+    else:
+        whole = (tot[0] + tot[1]) * mult
+        if result.outcome == "made":
+            pts[ct] = whole
+        elif result.outcome == "set":
+            pts[ot] = whole
+    return pts[0], pts[1]
+
+
+@dataclass
+class LevelStats:
+    times: list[float] = field(default_factory=list)
+    contracts: int = 0
+    made: int = 0
+    margin: float = 0.0  # sum of (takers' total - defenders' total)
+    deals: int = 0
+
+    def summary(self) -> dict:
+        t = sorted(self.times)
+        mean = sum(t) / len(t) if t else 0.0
+        p95 = t[min(len(t) - 1, math.ceil(0.95 * len(t)) - 1)] if t else 0.0
+        return {
+            "decisions": len(t),
+            "mean_s": mean,
+            "p95_s": p95,
+            "max_s": t[-1] if t else 0.0,
+            "contracts": self.contracts,
+            "deals": self.deals,
+            "made": self.made,
+            "margin": self.margin / self.contracts if self.contracts else 0.0,
+        }
+
+
+@dataclass
+class ArenaReport:
+    ruleset: str
+    a: str
+    b: str
+    per_deck: list[float]
+    stats: dict[str, LevelStats]
+
+    @property
+    def mean(self) -> float:
+        return sum(self.per_deck) / len(self.per_deck) if self.per_deck else 0.0
+
+    @property
+    def ci95(self) -> float:
+        n = len(self.per_deck)
+        if n < 2:
+            return float("inf")
+        m = self.mean
+        var = sum((x - m) ** 2 for x in self.per_deck) / (n - 1)
+        return 1.96 * math.sqrt(var / n)
+
+    def lines(self) -> list[str]:
+        out = [
+            f"arena {self.ruleset}: {self.a} (A) vs {self.b} (B), {len(self.per_deck)} decks "
+            "each played twice with the teams swapped; points are raw deal points "
+            "(before rounding to tens)"
+        ]
+        for name in dict.fromkeys((self.a, self.b)):
+            s = self.stats[name].summary()
+            out.append(
+                f"  {name}: {s['decisions']} decisions, mean {s['mean_s'] * 1000:.1f} ms, "
+                f"p95 {s['p95_s'] * 1000:.1f} ms, max {s['max_s'] * 1000:.0f} ms"
+            )
+        for name in dict.fromkeys((self.a, self.b)):
+            s = self.stats[name].summary()
+            if s["contracts"]:
+                out.append(
+                    f"  {name} bidding: took {s['contracts']} of {s['deals']} deals' contracts, "
+                    f"made {100 * s['made'] / s['contracts']:.0f}%, "
+                    f"mean margin {s['margin']:+.1f} (takers' total minus defenders')"
+                )
+            else:
+                out.append(f"  {name} bidding: took no contract in {s['deals']} deals")
+        out.append(
+            f"{self.a} vs {self.b}: {self.mean:+.1f} points per deal "
+            f"(95% CI +-{self.ci95:.1f}) over {len(self.per_deck)} deals"
+        )
+        return out
+
+
+def deck_source(seed: int, i: int) -> Callable[[int], list[int]]:
+    """The deck sequence of duplicate deal ``i`` (same for both tables)."""
+
+    def deck(k: int) -> list[int]:
+        return random.Random(f"arena|{seed}|{i}|{k}").sample(range(32), 32)
+
+    return deck
+
+
+def play_deal(
+    ruleset: str,
+    levels: tuple[str, str, str, str],
+    decks: Callable[[int], list[int]],
+    seed: int,
+    clock: Callable[[], float] | None,
+    stats: dict[str, LevelStats],
+    budget_s: float | None = None,
+) -> DealResult | None:
+    """Play until the first scored deal; record decision times per level."""
+    m = Match(ruleset, decks=decks)
+    while m.to_move is not None:
+        if len(m.deals) > MAX_REDEALS:
+            return None
+        seat = m.to_move
+        view = m.view(seat)
+        level = levels[seat]
+        t0 = clock() if clock else 0.0
+        action = choose_action(view, level, seed, budget_s)
+        if clock:
+            stats[level].times.append(clock() - t0)
+        m.apply(seat, action)
+        for d in m.deals:
+            if d.result is not None:
+                return d.result
+    return None
+
+
+def run_arena(
+    ruleset: str,
+    a: str,
+    b: str,
+    deals: int,
+    seed: int = 0,
+    clock: Callable[[], float] | None = None,
+    progress: Callable[[int, float], None] | None = None,
+    budget_s: float | None = None,
+) -> ArenaReport:
+    stats = {a: LevelStats(), b: LevelStats()}
+    per_deck: list[float] = []
+    bulgarian = ruleset == "bulgarian"
+    for i in range(deals):
+        decks = deck_source(seed, i)
+        diffs = []
+        for table in range(2):
+            levels = (a, b, a, b) if table == 0 else (b, a, b, a)
+            a_team = 0 if table == 0 else 1
+            result = play_deal(
+                ruleset, levels, decks, seed * 100_003 + i * 2 + table, clock, stats, budget_s
+            )
+            if result is None:
+                diffs.append(0.0)
+                continue
+            pts = raw_points(result, bulgarian)
+            diffs.append(pts[a_team] - pts[1 - a_team])
+            taker_team = result.contract.taker_team
+            taker_level = levels[result.contract.taker]
+            for name in dict.fromkeys((a, b)):
+                stats[name].deals += 1
+            st = stats[taker_level]
+            st.contracts += 1
+            st.made += result.outcome == "made"
+            st.margin += result.totals[taker_team] - result.totals[1 - taker_team]
+        per_deck.append(sum(diffs) / 2)
+        if progress:
+            progress(i + 1, sum(per_deck) / len(per_deck))
+    return ArenaReport(ruleset, a, b, per_deck, stats)

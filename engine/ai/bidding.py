@@ -1,0 +1,206 @@
+"""Bidding: a hand evaluation per contract, and the auction decisions of each level.
+
+``strength(hand, contract)`` scores a hand in "bidding points" (roughly: how many of the
+deal's tricks and points it controls).  The French auction (take / pass / name a suit)
+and the Bulgarian one (suits, No Trump, All Trump, Contre, Recontre) both decide from it;
+only the thresholds differ by level.  The expert level instead plays each candidate
+contract out on sampled deals (``expert_bid``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine.ai.tables import AT, CONTRACT_CODES, NT, SUIT_MASK, bits
+
+# Weights by rank index (7 8 9 T J Q K A).
+TRUMP_W = (1, 1, 8, 5, 11, 2.5, 3, 6)
+SIDE_ACE = 5.0
+SIDE_TEN_WITH_ACE = 3.0
+SIDE_TEN_ALONE = 0.5
+
+
+def strength(hand: int, code: int) -> float:
+    """Bidding points of a hand for a contract (5 to 8 cards)."""
+    if code < 4:
+        trumps = hand & SUIT_MASK[code]
+        s = sum(TRUMP_W[c & 7] for c in bits(trumps))
+        n = trumps.bit_count()
+        s += 2.5 * max(0, n - 2)
+        if trumps >> (code * 8 + 5) & 1 and trumps >> (code * 8 + 6) & 1:
+            s += 3  # belote
+        for suit in range(4):
+            if suit == code:
+                continue
+            s += _side(hand, suit)
+        return s
+    if code == NT:
+        s = 0.0
+        for suit in range(4):
+            cards = hand >> (suit * 8) & 0xFF
+            ace, ten, king = cards >> 7 & 1, cards >> 3 & 1, cards >> 6 & 1
+            s += 8 * ace + (5 if ten and ace else 1.5 * ten) + (2 if king and ace and ten else 0)
+            s += 0.8 * max(0, bin(cards).count("1") - 3) * (ace or ten)
+        return s
+    # All Trump: jacks and guarded nines take tricks.
+    s = 0.0
+    for suit in range(4):
+        cards = hand >> (suit * 8) & 0xFF
+        jack, nine, ace = cards >> 4 & 1, cards >> 2 & 1, cards >> 7 & 1
+        s += 9 * jack + (6 if nine and jack else 2.5 * nine) + 1.5 * ace
+        s += 0.8 * max(0, bin(cards).count("1") - 2) * jack
+    return s
+
+
+def _side(hand: int, suit: int) -> float:
+    cards = hand >> (suit * 8) & 0xFF
+    ace, ten = cards >> 7 & 1, cards >> 3 & 1
+    s = SIDE_ACE * ace
+    if ten:
+        s += SIDE_TEN_WITH_ACE if ace else SIDE_TEN_ALONE
+    return s
+
+
+@dataclass(frozen=True)
+class BidStyle:
+    """Thresholds of one level.  French thresholds are for 6 cards (5 + the turned card),
+    Bulgarian ones for the 5 cards held during the auction."""
+
+    take: float
+    name_suit: float
+    bg_suit: float
+    bg_nt: float
+    bg_at: float
+    contre: float
+    recontre: float
+
+
+EASY_STYLE = BidStyle(
+    take=999, name_suit=999, bg_suit=999, bg_nt=999, bg_at=999, contre=999, recontre=999
+)
+NORMAL_STYLE = BidStyle(
+    take=25, name_suit=27, bg_suit=22, bg_nt=26, bg_at=28, contre=24, recontre=30
+)
+HARD_STYLE = BidStyle(take=24, name_suit=26, bg_suit=21, bg_nt=25, bg_at=27, contre=23, recontre=29)
+
+
+def obvious(hand: int, code: int) -> bool:
+    """Easy bids only an obvious hand: jack and nine of trump with a third trump."""
+    if code < 4:
+        t = hand & SUIT_MASK[code]
+        return bool(t >> (code * 8 + 4) & 1 and t >> (code * 8 + 2) & 1 and t.bit_count() >= 3)
+    if code == NT:
+        return sum(hand >> (s * 8 + 7) & 1 for s in range(4)) >= 4
+    return sum(hand >> (s * 8 + 4) & 1 for s in range(4)) >= 4
+
+
+def auction_state(bids) -> tuple[int | None, int | None, int]:
+    """Bulgarian: (contract code, seat that called it, multiplier) so far."""
+    code = seat = None
+    mult = 1
+    for s, text in bids:
+        if text.startswith("bid "):
+            code, seat, mult = CONTRACT_CODES[text[4:]], s, 1
+        elif text == "contre":
+            mult = 2
+        elif text == "recontre":
+            mult = 4
+    return code, seat, mult
+
+
+def heuristic_bid(view, level: str) -> str:
+    """The action text a level chooses in the auction (always one of ``view.legal``)."""
+    legal = {a.text for a in view.legal}
+    hand = 0
+    for c in view.hand:
+        hand |= 1 << c
+    seat = view.seat
+    if view.ruleset != "bulgarian":
+        return _french(view, level, legal, hand)
+    return _bulgarian(view, level, legal, hand, seat)
+
+
+def _french(view, level: str, legal: set[str], hand: int) -> str:
+    style = NORMAL_STYLE if level == "normal" else HARD_STYLE
+    turned = view.turned
+    full = hand | (1 << turned)
+    turned_suit = turned >> 3
+    if "take" in legal:
+        if level == "easy":
+            return "take" if obvious(full, turned_suit) else "pass"
+        s = strength(full, turned_suit)
+        # The taker's partner will not see the turned card: a dealer's team bonus.
+        if s >= style.take - (1.5 if (view.seat - view.dealer) % 4 == 0 else 0):
+            return "take"
+        return "pass"
+    options = [t for t in legal if t.startswith("bid ")]
+    if not options:
+        return "pass"
+    best = max(
+        options,
+        key=lambda t: strength(full & ~(1 << turned) | (1 << turned), CONTRACT_CODES[t[4:]]),
+    )
+    code = CONTRACT_CODES[best[4:]]
+    s = strength(full, code)
+    if "pass" not in legal:
+        return best  # the dealer must choose (club)
+    if level == "easy":
+        return best if obvious(full, code) else "pass"
+    return best if s >= style.name_suit else "pass"
+
+
+def _bulgarian(view, level: str, legal: set[str], hand: int, seat: int) -> str:
+    code, bidder, mult = auction_state(view.bids)
+    ours = bidder is not None and bidder % 2 == seat % 2
+    if level == "easy":
+        if "contre" in legal and code is not None and code < 4:
+            t = hand & SUIT_MASK[code]
+            if t >> (code * 8 + 4) & 1 and t >> (code * 8 + 2) & 1:
+                return "contre"
+        if ours:
+            return "pass"
+        for text in ("bid AT", "bid NT", "bid S", "bid H", "bid D", "bid C"):
+            if text in legal and obvious(hand, CONTRACT_CODES[text[4:]]):
+                return text
+        return "pass"
+    style = NORMAL_STYLE if level == "normal" else HARD_STYLE
+    need = {NT: style.bg_nt, AT: style.bg_at}
+    best_text, best_margin = "pass", 0.0
+    for text in legal:
+        if not text.startswith("bid "):
+            continue
+        c = CONTRACT_CODES[text[4:]]
+        margin = strength(hand, c) - need.get(c, style.bg_suit)
+        if ours:
+            margin -= 6  # do not outbid the partner without a real reason
+        if (
+            margin >= 0
+            and margin > best_margin - 1e-9
+            and (best_text == "pass" or margin > best_margin)
+        ):
+            best_text, best_margin = text, margin
+    if best_text != "pass":
+        return best_text
+    if "contre" in legal and code is not None and _defence(hand, code) >= style.contre:
+        return "contre"
+    if "recontre" in legal and code is not None and strength(hand, code) >= style.recontre:
+        return "recontre"
+    return "pass"
+
+
+def _defence(hand: int, code: int) -> float:
+    """How well a hand defends against a contract (for Contre)."""
+    if code < 4:
+        t = hand & SUIT_MASK[code]
+        s = sum(TRUMP_W[c & 7] for c in bits(t)) + 2 * max(0, t.bit_count() - 1)
+        for suit in range(4):
+            if suit != code:
+                s += _side(hand, suit)
+        return s
+    other = AT if code == NT else NT
+    return strength(hand, code) + 0.3 * strength(hand, other)
+
+
+def choose_seeded(rng: random.Random, options: list[str]) -> str:
+    return options[rng.randrange(len(options))]

@@ -1,0 +1,129 @@
+"""Expert bidding: play each candidate contract out on sampled deals and bid the best.
+
+For every contract the seat may call (and for Contre / Recontre), the unseen cards are
+dealt at random many times (the same deals for every candidate, so the comparison is
+fair); each deal is played out by the normal level's rules and scored by the ruleset's
+rules.  A call is made when its mean score beats passing (valued at 0: a redeal or an
+auction left to the others) by a safety margin; otherwise the hand evaluation of the
+hard level has the last word, which keeps the expert sane on hands the rollouts misjudge.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.ai.bidding import auction_state, heuristic_bid
+from engine.ai.scoring import deal_value
+from engine.ai.search import rollout
+from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, SUIT_MASK, bits
+
+SAMPLES = 24
+MARGIN = 12.0
+
+
+def _deals(view, rng: random.Random, n: int) -> list[list[int]]:
+    """Full 8-card hands for every seat, mine holding my cards (and the turned card)."""
+    me = view.seat
+    hand = 0
+    for c in view.hand:
+        hand |= 1 << c
+    turned = view.turned
+    pool_mask = FULL & ~hand
+    if turned is not None:
+        pool_mask &= ~(1 << turned)
+    pool = bits(pool_mask)
+    out = []
+    for _ in range(n):
+        cards = pool[:]
+        rng.shuffle(cards)
+        hands = [0, 0, 0, 0]
+        hands[me] = hand
+        i = 0
+        for s in range(4):
+            if s == me:
+                continue
+            for c in cards[i : i + 5]:
+                hands[s] |= 1 << c
+            i += 5
+        out.append((hands, cards[i:]))
+    return out
+
+
+def _complete(view, hands: list[int], rest: list[int], taker: int) -> list[int]:
+    """Deal the rest of the deck after the auction (the taker gets the turned card)."""
+    h = list(hands)
+    i = 0
+    turned = view.turned
+    for s in range(4):
+        n = 3
+        if turned is not None and s == taker:
+            h[s] |= 1 << turned
+            n = 2
+        for c in rest[i : i + n]:
+            h[s] |= 1 << c
+        i += n
+    return h
+
+
+def _belotes(hands: list[int], code: int) -> list[int]:
+    out = [0, 0]
+    suits = range(4) if code == 5 else ([code] if code < 4 else [])
+    for s in range(4):
+        for suit in suits:
+            if hands[s] >> (suit * 8 + 5) & 1 and hands[s] >> (suit * 8 + 6) & 1:
+                out[s & 1] += 20
+    return out
+
+
+def _value(view, deals, code: int, taker: int, mult: int) -> float:
+    kind = RULESET_KINDS[view.ruleset]
+    me = view.seat
+    leader = (view.dealer + 1) % 4
+    total = 0.0
+    for hands, rest in deals:
+        h = _complete(view, hands, rest, taker)
+        d = rollout(kind, code, taker, h, leader, [], 0, 0)
+        diff = d if me % 2 == 0 else -d
+        total += deal_value(kind, code, mult, taker & 1, me & 1, diff, (0, 0), _belotes(h, code))
+    return total / len(deals)
+
+
+def expert_bid(view, rng: random.Random) -> str:
+    """The expert's auction action text (one of ``view.legal``)."""
+    legal = [a.text for a in view.legal]
+    me = view.seat
+    deals = _deals(view, rng, SAMPLES)
+    options: list[tuple[float, str]] = []
+    for text in legal:
+        if text == "take":
+            code, taker, mult = view.turned >> 3, me, 1
+        elif text.startswith("bid "):
+            code, taker, mult = CONTRACT_CODES[text[4:]], me, 1
+        elif text in ("contre", "recontre"):
+            code, taker, mult = auction_state(view.bids)
+            base = _value(view, deals, code, taker, mult)
+            new = _value(view, deals, code, taker, 2 if text == "contre" else 4)
+            if new > base + MARGIN and new > 0:
+                options.append((new - base, text))
+            continue
+        else:
+            continue
+        options.append((_value(view, deals, code, taker, mult), text))
+    if "pass" not in legal:  # the dealer must name a suit
+        return max(options)[1] if options else legal[0]
+    code_now, bidder, _ = (
+        auction_state(view.bids) if view.ruleset == "bulgarian" else (None, None, 1)
+    )
+    partner_holds = bidder is not None and bidder % 2 == me % 2
+    best = max(options) if options else None
+    if best is not None and best[0] > MARGIN + (25 if partner_holds else 0):
+        return best[1]
+    # Rollouts say pass: still take an evidently strong hand.
+    hint = heuristic_bid(view, "hard")
+    if hint != "pass" and hint in legal and any(t == hint and v > -MARGIN for v, t in options):
+        return hint
+    return "pass"
+
+
+def suit_of_mask(mask: int) -> list[int]:
+    return [s for s in range(4) if mask & SUIT_MASK[s]]

@@ -1,0 +1,102 @@
+"""``choose_action``: the one entry point the bot core calls to play a seat.
+
+A decision reads only the seat's ``SeatView`` (its hand, the public history and its legal
+actions), so no level can see another seat's cards.  The randomness of sampling comes
+from ``random.Random`` seeded with the caller's seed and the position, so the same view,
+level and seed always give the same action (unless a time budget is given, in which case
+the number of samples depends on the clock).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from engine.actions import Action
+from engine.ai.bidding import heuristic_bid
+from engine.ai.heuristic import lowest_card, normal_card
+from engine.ai.knowledge import knowledge_from_view
+from engine.ai.search import SearchPlan, choose_card, play_weights
+from engine.ai.tables import CONTRACT_CODES, POINTS, POWER
+
+LEVELS = ("easy", "normal", "hard", "expert")
+
+HARD_PLAN = SearchPlan(samples=12, dd_cards=16, max_samples=40)
+EXPERT_PLAN = SearchPlan(samples=20, dd_cards=24, max_samples=80)
+
+
+class UnknownLevel(ValueError):
+    """Raised for a level name that is not one of ``LEVELS``."""
+
+
+def position_rng(view, level: str, seed: int) -> random.Random:
+    """A generator fixed by the seed and the position (stable across processes)."""
+    text = (
+        f"{seed}|{level}|{view.k}|{view.seat}|{len(view.bids)}|{len(view.tricks)}|"
+        f"{len(view.trick)}|{','.join(map(str, view.hand))}"
+    )
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def choose_action(view, level: str, seed: int = 0, budget_s: float | None = None) -> Action:
+    """The action ``level`` plays from ``view`` (always one of ``view.legal``).
+
+    ``budget_s`` (hard / expert only) lets the search draw more samples while time
+    remains; without it the decision is a pure function of (view, level, seed).
+    """
+    if level not in LEVELS:
+        raise UnknownLevel(f"Unknown AI level {level!r}: choose one of {', '.join(LEVELS)}.")
+    legal = tuple(view.legal)
+    if not legal:
+        raise ValueError("This seat has nothing to do now (no legal action).")
+    if len(legal) == 1:
+        return legal[0]
+    rng = position_rng(view, level, seed)
+    if legal[0].kind != "play":
+        if level == "expert":
+            from engine.ai.expert_bidding import expert_bid
+
+            text = expert_bid(view, rng)
+        else:
+            text = heuristic_bid(view, level)
+        for a in legal:
+            if a.text == text:
+                return a
+        return (
+            next(a for a in legal if a.kind == "pass")
+            if any(a.kind == "pass" for a in legal)
+            else legal[0]
+        )
+    card = _choose_card(view, level, rng, budget_s)
+    return _with_flags(legal, card)
+
+
+def _choose_card(view, level: str, rng: random.Random, budget_s: float | None) -> int:
+    legal_cards = {a.card for a in view.legal}
+    legal = 0
+    for c in legal_cards:
+        legal |= 1 << c
+    code = CONTRACT_CODES[view.contract.trump]
+    if level == "easy":
+        return lowest_card(code, legal)
+    k = knowledge_from_view(view)
+    if level == "normal":
+        card = normal_card(k.kind, code, k.seat, k.hand, legal, k.trick, k.played, k.taker)
+    else:
+        plan = HARD_PLAN if level == "hard" else EXPERT_PLAN
+        weights = play_weights(k, view.bids, view.turned) if plan.bias else None
+        card = choose_card(k, plan, rng, weights, budget_s)
+    if card not in legal_cards:  # never happens when the model matches the engine
+        card = lowest_card(code, legal)
+    return card
+
+
+def _with_flags(legal: tuple[Action, ...], card: int) -> Action:
+    """Announce belote and declare melds whenever the rules allow it with this card."""
+    options = [a for a in legal if a.card == card]
+    return max(options, key=lambda a: (a.belote, a.melds))
+
+
+def card_order_key(code: int, card: int) -> tuple[int, int]:
+    return POINTS[code][card], POWER[code][card]

@@ -1,0 +1,193 @@
+"""Hard and expert card play: determinized Monte Carlo over deals consistent with the view.
+
+Each sample deals the unseen cards to the other seats (respecting voids, trump ceilings,
+placed cards and the bidding's hints), then scores every legal card on that open deal:
+exactly with the double-dummy solver when few enough cards are left, otherwise by playing
+the deal out with the normal level's rules of thumb.  The card with the best mean *deal
+score* (the contract made or set, not just card points) is played.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from engine.ai.heuristic import normal_card
+from engine.ai.knowledge import Knowledge
+from engine.ai.sampler import sample_hands
+from engine.ai.scoring import deal_value
+from engine.ai.solver import Position, Solver
+from engine.ai.tables import (
+    CAPOT_BONUS,
+    FULL,
+    POINTS,
+    POWER,
+    SUIT_MASK,
+    bits,
+    last_trick_bonus,
+    legal_mask,
+    winner_index,
+)
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """How much a level looks ahead.
+
+    ``samples``: deals drawn per decision (a floor when a time budget is given);
+    ``dd_cards``: solve exactly when at most this many cards are left in hands;
+    ``bias``: follow the bidding when dealing the unseen cards.
+    """
+
+    samples: int
+    dd_cards: int
+    max_samples: int = 64
+    bias: bool = True
+
+
+def play_weights(k: Knowledge, bids: tuple[tuple[int, str], ...], turned: int | None):
+    """Where unseen cards tend to be, from the auction (a soft prior, never a constraint)."""
+    weights: list[dict[int, float]] = [{}, {}, {}, {}]
+    code = k.code
+    if code < 4:
+        strong = [code * 8 + r for r in (4, 2, 7, 3)]  # J 9 A T of trump
+        for c in strong:
+            weights[k.taker][c] = 3.0
+        for c in range(code * 8, code * 8 + 8):
+            weights[k.taker].setdefault(c, 1.8)
+    turned_suit = turned >> 3 if turned is not None else None
+    for s, text in bids:
+        if text == "pass" and turned_suit is not None and s != k.taker:
+            # Passed on the turned suit: the jack and nine are less likely there.
+            for r in (4, 2):
+                c = turned_suit * 8 + r
+                weights[s][c] = min(weights[s].get(c, 1.0), 0.5)
+        elif text.startswith("bid "):
+            bid = text[4:]
+            if bid in ("C", "D", "H", "S"):
+                suit = "CDHS".index(bid)
+                for r in (4, 2, 7):
+                    weights[s][suit * 8 + r] = max(weights[s].get(suit * 8 + r, 1.0), 2.0)
+            elif bid == "NT":
+                for suit in range(4):
+                    weights[s][suit * 8 + 7] = max(weights[s].get(suit * 8 + 7, 1.0), 2.0)
+            elif bid == "AT":
+                for suit in range(4):
+                    weights[s][suit * 8 + 4] = max(weights[s].get(suit * 8 + 4, 1.0), 2.0)
+    return weights
+
+
+def draw(k: Knowledge, rng: random.Random, weights=None) -> list[int]:
+    """One deal of the unseen cards consistent with ``k``."""
+    me = k.seat
+    fixed = [0, 0, 0, 0]
+    need = [0, 0, 0, 0]
+    allowed = [0, 0, 0, 0]
+    placed = 0
+    for s in range(4):
+        if s == me:
+            fixed[s] = k.hand
+            continue
+        fixed[s] = k.known[s]
+        placed |= k.known[s]
+        need[s] = k.hand_sizes[s] - k.known[s].bit_count()
+        allowed[s] = FULL & ~k.excluded[s]
+    pool = k.unseen & ~placed
+    return sample_hands(rng, pool, need, allowed, fixed, weights)
+
+
+def rollout(
+    kind: int,
+    code: int,
+    taker: int,
+    hands: list[int],
+    leader: int,
+    trick: list[int],
+    played: int,
+    won: int,
+) -> int:
+    """Play the deal out with the normal level's rules; card-point diff for team 0,
+    from the current trick on (capot bonus included)."""
+    hands = list(hands)
+    trick = list(trick)
+    pts = POINTS[code]
+    diff = 0
+    seat = (leader + len(trick)) % 4
+    while True:
+        if len(trick) == 4:
+            w = (leader + winner_index(code, trick)) % 4
+            gain = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
+            if not (hands[0] | hands[1] | hands[2] | hands[3]):
+                gain += last_trick_bonus(code)
+            diff += gain if w & 1 == 0 else -gain
+            won |= 1 << (w & 1)
+            leader = seat = w
+            trick = []
+        hand = hands[seat]
+        if not hand:
+            break
+        legal = legal_mask(kind, code, hand, trick)
+        card = normal_card(kind, code, seat, hand, legal, trick, played, taker)
+        hands[seat] = hand & ~(1 << card)
+        trick.append(card)
+        played |= 1 << card
+        seat = (seat + 1) % 4
+    if won == 1:
+        diff += CAPOT_BONUS
+    elif won == 2:
+        diff -= CAPOT_BONUS
+    return diff
+
+
+def choose_card(
+    k: Knowledge, plan: SearchPlan, rng: random.Random, weights=None, budget_s: float | None = None
+) -> int:
+    """The legal card with the best mean deal score over sampled deals."""
+    legal = legal_mask(k.kind, k.code, k.hand, k.trick)
+    cards = bits(legal)
+    if len(cards) == 1:
+        return cards[0]
+    me = k.seat
+    my_team = me & 1
+    so_far = k.points[my_team] - k.points[1 - my_team]
+    taker_team = k.taker & 1
+    melds = k.meld_pts
+    belotes = k.belote_pts
+    totals = dict.fromkeys(cards, 0.0)
+    left = k.cards_left
+    use_dd = left <= plan.dd_cards
+    start = time.perf_counter() if budget_s is not None else 0.0
+    n = 0
+    limit = plan.max_samples if budget_s is not None else plan.samples
+    while n < limit:
+        if budget_s is not None and n >= plan.samples and time.perf_counter() - start > budget_s:
+            break
+        hands = draw(k, rng, weights)
+        n += 1
+        pos = Position(k.kind, k.code, hands, k.leader, list(k.trick), k.won)
+        if use_dd:
+            values = Solver(k.kind, k.code, my_team).root_values(pos)
+        else:
+            values = {}
+            for c in cards:
+                h = list(hands)
+                h[me] ^= 1 << c
+                d = rollout(
+                    k.kind, k.code, k.taker, h, k.leader, [*k.trick, c], k.played | (1 << c), k.won
+                )
+                values[c] = d if my_team == 0 else -d
+        for c in cards:
+            diff = so_far + values[c]
+            totals[c] += (
+                deal_value(k.kind, k.code, k.multiplier, taker_team, my_team, diff, melds, belotes)
+                + 0.05 * diff
+            )
+    pts = POINTS[k.code]
+    power = POWER[k.code]
+    # Ties (common when the deal is decided) go to the cheapest card.
+    return max(cards, key=lambda c: (round(totals[c] / n, 6), -pts[c], -power[c]))
+
+
+def trump_mask(code: int) -> int:
+    return SUIT_MASK[code] if code < 4 else (FULL if code == 5 else 0)
