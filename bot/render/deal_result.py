@@ -165,13 +165,13 @@ def compose_deal_result(
     for team in (0, 1):
         cx = COL_TEAM[team]
         pair = tr("{first} & {second}").format(first=shown[team], second=shown[team + 2])
-        pair, fnt = text.fit_name(pair, 20, 220, fallback=pair)
+        pair, fnt = text.fit_name(pair, 20, 236, fallback=pair)
         if team == taker % 2:  # the taking team's head gets a gold ring
             draw.rounded_rectangle(
-                (cx - 122, y - 24, cx + 122, y + 24), 12, outline=theme.GOLD, width=3
+                (cx - 130, y - 24, cx + 130, y + 24), 12, outline=theme.GOLD, width=3
             )
-        draw.rounded_rectangle((cx - 116, y - 18, cx + 116, y + 18), 8, fill=theme.TEAM[team])
-        text.draw_centered(draw, (cx - 116, y - 18, cx + 116, y + 18), pair, fnt, (255, 255, 255))
+        draw.rounded_rectangle((cx - 124, y - 18, cx + 124, y + 18), 8, fill=theme.TEAM[team])
+        text.draw_centered(draw, (cx - 124, y - 18, cx + 124, y + 18), pair, fnt, (255, 255, 255))
     y += 20
 
     body = text.font(22)

@@ -290,7 +290,7 @@ def _seat_panel(
         )
         layout.dealer_badge = (bx - r, by - r, bx + r, by + r)
     name_w = box[2] - x - (46 if view.dealer == seat else 12)
-    shown, fnt = text.fit_name(name, 26, name_w, fallback=name)
+    shown, fnt = text.fit_name(name, 26, name_w, fallback=name, min_size=18)
     ny = box[1] + 27
     draw.text((x, ny), shown, font=fnt, fill=theme.INK, anchor="lm")
     nb = draw.textbbox((x, ny), shown, font=fnt, anchor="lm")

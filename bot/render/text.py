@@ -90,15 +90,23 @@ def fit(text: str, fnt: ImageFont.FreeTypeFont, width: int) -> str:
 
 
 def fit_name(
-    name: str, size: int, width: int, *, bold: bool = True, fallback: str
+    name: str,
+    size: int,
+    width: int,
+    *,
+    bold: bool = True,
+    fallback: str,
+    min_size: int | None = None,
 ) -> tuple[str, ImageFont.FreeTypeFont]:
-    """A player's name made safe to draw, shrunk a little then cut to fit ``width``."""
+    """A player's name made safe to draw, shrunk a little (down to ``min_size``, default
+    ``size - 4``) then cut with an ellipsis to fit ``width``."""
     shown = clean_name(name, fallback)
-    for step in (size, size - 2, size - 4, size - 6):
+    smallest = size - 4 if min_size is None else min_size
+    for step in range(size, smallest - 1, -2):
         fnt = font_for(shown, step, bold)
         if fnt.getlength(shown) <= width:
             return shown, fnt
-    fnt = font_for(shown, size - 6, bold)
+    fnt = font_for(shown, smallest, bold)
     return fit(shown, fnt, width), fnt
 
 
