@@ -7,6 +7,7 @@ but the shipped fonts.
 
 from bot.render.deal_result import render_deal_result
 from bot.render.hand import render_hand
+from bot.render.messages import translator
 from bot.render.replay import render_replay
 from bot.render.standings import StandingRow, render_standings
 from bot.render.table import render_table
@@ -18,4 +19,22 @@ __all__ = [
     "render_replay",
     "render_standings",
     "render_table",
+    "translator",
+    "warm_up",
 ]
+
+
+def warm_up(four_colour: bool = False) -> None:
+    """Draw and cache every card face and the felt once (about 0.1-0.2 s), e.g. at start,
+    so that the first picture of a table is as fast as the others."""
+    from bot.render import cards, hand, replay, table, theme
+
+    for card in range(32):
+        for width in (hand.CARD_W, table.TRICK_W, table.MINI_W):
+            cards.face(card, width, four_colour)
+        cards.face(card, hand.CARD_W, four_colour, True)
+    cards.back(table.BACK_W)
+    for accent in theme.ACCENTS:
+        table._background(accent)
+        hand._background(accent)
+    del replay  # imported so its module-level sizes are ready too

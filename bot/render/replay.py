@@ -244,7 +244,7 @@ def _summary(
         "made": tr("Contract made"),
         "set": tr("Contract set"),
         "dispute": tr("Dispute: points held"),
-        "hanging": tr("Points hanging"),
+        "hanging": tr("Points left hanging"),
     }.get(outcome or "", tr("Card points"))
     draw.text((CX, CY - 62), words, font=text.font(30, bold=True), fill=theme.GOLD, anchor="mm")
     totals = getattr(result, "points", None) if result is not None else None

@@ -16,12 +16,11 @@ import argparse
 import random
 from pathlib import Path
 
-from engine import Action, Contract, DealResult, Match, Phase, SeatView, Trick
-
 from bot.render.deal_result import compose_deal_result
 from bot.render.hand import compose_hand
 from bot.render.standings import StandingRow, compose_standings
 from bot.render.table import compose_table
+from engine import Action, Contract, DealResult, Match, Phase, SeatView, Trick
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE_DIR = ROOT / "tests" / "render" / "reference"
@@ -39,7 +38,16 @@ _TRICKS = (
 )
 _CURRENT = ((2, 31), (3, 26))
 ALICE_HAND = (2, 14, 18, 24, 29)  # 9C KD 9H 7S QS: must follow spades (7S, QS)
-_BIDS = ((2, "bid C"), (3, "pass"), (0, "pass"), (1, "bid H"), (2, "contre"), (3, "pass"), (0, "pass"), (1, "pass"))
+_BIDS = (
+    (2, "bid C"),
+    (3, "pass"),
+    (0, "pass"),
+    (1, "bid H"),
+    (2, "contre"),
+    (3, "pass"),
+    (0, "pass"),
+    (1, "pass"),
+)
 
 
 def table_view(seat: int | None = None) -> SeatView:
@@ -157,11 +165,25 @@ def reference_images() -> dict[str, object]:
     view = table_view(None)
     return {
         "hand": compose_hand(table_view(0), table_id=TABLE_ID, seat_name=NAMES[0])[0],
-        "hand_four_colour": compose_hand(table_view(0), table_id=TABLE_ID, seat_name=NAMES[0], four_colour=True)[0],
-        "table": compose_table(view, table_id=TABLE_ID, names=NAMES, time_left=27, show_last_trick=True)[0],
-        "table_bidding": compose_table(bidding_view(), table_id="Zephyr", names=NAMES, time_left=54)[0],
-        "deal_result": compose_deal_result(deal_result(), NAMES, target=151, table_id=TABLE_ID, ruleset="bulgarian")[0],
-        "standings": compose_standings(STANDINGS_TITLE, standings_rows(), tie_break_names=TIE_BREAKS, subtitle="7 of 7 rounds", highlight="Dave")[0],
+        "hand_four_colour": compose_hand(
+            table_view(0), table_id=TABLE_ID, seat_name=NAMES[0], four_colour=True
+        )[0],
+        "table": compose_table(
+            view, table_id=TABLE_ID, names=NAMES, time_left=27, show_last_trick=True
+        )[0],
+        "table_bidding": compose_table(
+            bidding_view(), table_id="Zephyr", names=NAMES, time_left=54
+        )[0],
+        "deal_result": compose_deal_result(
+            deal_result(), NAMES, target=151, table_id=TABLE_ID, ruleset="bulgarian"
+        )[0],
+        "standings": compose_standings(
+            STANDINGS_TITLE,
+            standings_rows(),
+            tie_break_names=TIE_BREAKS,
+            subtitle="7 of 7 rounds",
+            highlight="Dave",
+        )[0],
     }
 
 
@@ -179,9 +201,9 @@ def write_docs() -> None:
     for name in ("hand", "hand_four_colour", "table", "table_bidding", "standings"):
         images[name].save(DOCS_DIR / f"{name}.png", optimize=True)
     record = finished_deal()
-    compose_deal_result(record.result, NAMES, record=record, target=1000, table_id=TABLE_ID)[0].save(
-        DOCS_DIR / "deal_result.png", optimize=True
-    )
+    compose_deal_result(record.result, NAMES, record=record, target=1000, table_id=TABLE_ID)[
+        0
+    ].save(DOCS_DIR / "deal_result.png", optimize=True)
     frames, _ = compose_replay(record, NAMES, table_id=TABLE_ID)
     frames[7].save(DOCS_DIR / "replay_frame.png", optimize=True)
     (DOCS_DIR / "replay.gif").write_bytes(render_replay(record, NAMES, table_id=TABLE_ID))

@@ -17,20 +17,29 @@ def decode(data: bytes) -> Image.Image:
     return img
 
 
-def face_core(card: int, width: int, four_colour: bool = False, dimmed: bool = False) -> Image.Image:
+def face_core(
+    card: int, width: int, four_colour: bool = False, dimmed: bool = False
+) -> Image.Image:
     face = cards.face(card, width, four_colour, dimmed)
     return face.convert("RGB").crop((INSET, INSET, face.width - INSET, face.height - INSET))
 
 
 def identify(
-    img: Image.Image, box: tuple[int, int, int, int], *, four_colour: bool = False, dimmed: bool = False
+    img: Image.Image,
+    box: tuple[int, int, int, int],
+    *,
+    four_colour: bool = False,
+    dimmed: bool = False,
 ) -> int | None:
     """The card whose face is drawn exactly in ``box`` (None if no face matches)."""
     x0, y0, x1, y1 = box
     width = x1 - x0
     crop = img.convert("RGB").crop((x0 + INSET, y0 + INSET, x1 - INSET, y1 - INSET))
     for card in range(32):
-        if ImageChops.difference(crop, face_core(card, width, four_colour, dimmed)).getbbox() is None:
+        if (
+            ImageChops.difference(crop, face_core(card, width, four_colour, dimmed)).getbbox()
+            is None
+        ):
             return card
     return None
 

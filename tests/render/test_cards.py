@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
@@ -70,8 +71,26 @@ def test_hand_order_trumps_first_in_trump_order():
     # Hearts trump: JH 9H AH TH KH QH 8H 7H, then clubs, diamonds, spades in plain order.
     hand = list(range(32))
     shown = order.sort_hand(hand, "H")
-    assert [order.card_label(c) for c in shown[:8]] == ["JH", "9H", "AH", "TH", "KH", "QH", "8H", "7H"]
-    assert [order.card_label(c) for c in shown[8:16]] == ["AC", "TC", "KC", "QC", "JC", "9C", "8C", "7C"]
+    assert [order.card_label(c) for c in shown[:8]] == [
+        "JH",
+        "9H",
+        "AH",
+        "TH",
+        "KH",
+        "QH",
+        "8H",
+        "7H",
+    ]
+    assert [order.card_label(c) for c in shown[8:16]] == [
+        "AC",
+        "TC",
+        "KC",
+        "QC",
+        "JC",
+        "9C",
+        "8C",
+        "7C",
+    ]
     assert [c // 8 for c in shown[16::8]] == [1, 3]
 
 
@@ -80,7 +99,7 @@ def test_hand_order_colours_alternate_for_every_trump():
         suits = order.suit_sequence(trump)
         assert suits[0] == "CDHS".index(trump)
         reds = [s in (1, 2) for s in suits]
-        assert all(a != b for a, b in zip(reds, reds[1:], strict=False))
+        assert all(a != b for a, b in itertools.pairwise(reds))
 
 
 def test_all_trump_orders_every_suit_as_trump_and_no_trump_as_plain():

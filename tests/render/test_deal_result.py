@@ -18,7 +18,9 @@ NAMES = list(samples.NAMES)
 def _finished_deals(ruleset: str, seeds: range):
     for seed in seeds:
         rng = random.Random(seed)
-        match = Match(ruleset, decks=lambda k, s=seed: random.Random(s * 1000 + k).sample(range(32), 32))
+        match = Match(
+            ruleset, decks=lambda k, s=seed: random.Random(s * 1000 + k).sample(range(32), 32)
+        )
         while match.to_move is not None and sum(1 for d in match.deals if d.result) < 2:
             seat = match.to_move
             match.apply(seat, rng.choice(match.legal_actions(seat)))
@@ -77,7 +79,12 @@ def test_without_a_record_cards_and_last_trick_are_one_row():
 def test_capot_row():
     result = samples.deal_result()
     capot = dict(
-        result.to_dict(), card_points=[162, 0], tricks=[8, 0], capot=0, totals=[252 + 20, 20], melds=[20, 0]
+        result.to_dict(),
+        card_points=[162, 0],
+        tricks=[8, 0],
+        capot=0,
+        totals=[252 + 20, 20],
+        melds=[20, 0],
     )
     rows = dict(result_rows(capot, None))
     assert rows["Capot"] == (90, 0)

@@ -64,6 +64,6 @@ def test_played_cards_leave_the_hand_and_reach_the_trick(record):
 def test_a_redeal_is_one_frame():
     hands = [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13, 14], [15, 16, 17, 18, 19]]
     record = DealRecord(k=0, dealer=0, deck=list(range(32)), turned=20, hands=hands)
-    frames, durations = replay.compose_replay(record, NAMES)
+    frames, _durations = replay.compose_replay(record, NAMES)
     assert len(frames) == 1 and isinstance(frames[0], Image.Image)
     assert decode(render_replay(record, NAMES)).n_frames == 1

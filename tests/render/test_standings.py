@@ -13,7 +13,9 @@ def test_picture_has_one_row_per_player_and_medals_for_the_top_three():
     img = decode(data)
     assert img.format == "PNG" and img.width == standings.WIDTH
     assert img.height == standings.HEADER_H + standings.HEAD_ROW + standings.ROW_H * len(rows) + 24
-    img, layout = compose_standings(samples.STANDINGS_TITLE, rows, tie_break_names=samples.TIE_BREAKS)
+    img, layout = compose_standings(
+        samples.STANDINGS_TITLE, rows, tie_break_names=samples.TIE_BREAKS
+    )
     assert [p for p, _, _ in layout.rows] == [r.place for r in rows]
     assert [n for _, n, _ in layout.rows] == [r.name for r in rows]
     for place, _, box in layout.rows:
@@ -44,5 +46,7 @@ def test_rows_may_be_dicts():
 
 
 def test_numbers():
-    assert number(3.0) == "3" and number(2.5) == "2.5" and number(12) == "12" and number(None) == "–"
+    assert (
+        number(3.0) == "3" and number(2.5) == "2.5" and number(12) == "12" and number(None) == "–"
+    )
     assert number(27.25) == "27.25"

@@ -17,7 +17,13 @@ def _tofu_like(img: Image.Image, box, label: str, fnt) -> Image.Image:
     copy = img.copy()
     draw = ImageDraw.Draw(copy)
     draw.rectangle(box, fill=theme.PANEL)
-    draw.text((box[0], (box[1] + box[3]) // 2), "\U0010fffd" * len(label), font=fnt, fill=theme.INK, anchor="lm")
+    draw.text(
+        (box[0], (box[1] + box[3]) // 2),
+        "\U0010fffd" * len(label),
+        font=fnt,
+        fill=theme.INK,
+        anchor="lm",
+    )
     return copy
 
 
@@ -50,7 +56,7 @@ def test_missing_glyph_detection():
 
 def test_names_in_other_scripts_degrade_cleanly():
     names = ["王小明", "Wang 王", "Ann\u200b\u200b   Lee", "x" * 80]
-    img, layout = compose_table(samples.table_view(), table_id="T-42", names=names, time_left=None)
+    _img, layout = compose_table(samples.table_view(), table_id="T-42", names=names, time_left=None)
     assert layout.shown_names[0] == "Seat 1"  # nothing drawable left: the seat's label
     assert layout.shown_names[1] == "Wang"
     assert layout.shown_names[2] == "Ann Lee"
@@ -109,7 +115,9 @@ def test_time_left_is_drawn_and_formatted():
     with_clock, _ = compose_table(samples.table_view(), table_id="T-42", names=NAMES, time_left=75)
     without, _ = compose_table(samples.table_view(), table_id="T-42", names=NAMES, time_left=None)
     corner = (table.WIDTH - 140, 0, table.WIDTH, 50)
-    assert ImageChops.difference(with_clock.crop(corner), without.crop(corner)).getbbox() is not None
+    assert (
+        ImageChops.difference(with_clock.crop(corner), without.crop(corner)).getbbox() is not None
+    )
     assert format_time(75) == "1:15"
     assert format_time(0.2) == "0:01"
     assert format_time(-3) == "0:00"
@@ -122,7 +130,9 @@ def test_contre_is_shown_and_differs_from_a_plain_contract():
 
     view = samples.table_view()
     doubled, _ = compose_table(view, table_id="T-42", names=NAMES)
-    plain, _ = compose_table(replace(view, contract=Contract("H", 1, 1)), table_id="T-42", names=NAMES)
+    plain, _ = compose_table(
+        replace(view, contract=Contract("H", 1, 1)), table_id="T-42", names=NAMES
+    )
     line = (0, 50, table.WIDTH, table.HEADER_H - 4)
     assert ImageChops.difference(doubled.crop(line), plain.crop(line)).getbbox() is not None
     reds = sum(1 for px in doubled.crop(line).get_flattened_data() if close(px, theme.BAD, 10))
@@ -133,7 +143,7 @@ def test_public_view_shows_no_hidden_card():
     """Drawn from a spectator's view, only trick cards are faces; hands are backs."""
     view = samples.table_view()
     assert view.hand == ()
-    img, layout = compose_table(view, table_id="T-42", names=NAMES)
+    _img, layout = compose_table(view, table_id="T-42", names=NAMES)
     faces = {c for _, c, _ in layout.trick}
     assert faces == {c for _, c in view.trick}
 
@@ -144,5 +154,7 @@ def test_wrong_number_of_names_is_refused():
 
 
 def test_size_goal_is_met():
-    data = render_table(samples.table_view(), table_id="T-42", names=NAMES, time_left=30, show_last_trick=True)
+    data = render_table(
+        samples.table_view(), table_id="T-42", names=NAMES, time_left=30, show_last_trick=True
+    )
     assert len(data) < 150 * 1024
