@@ -151,7 +151,7 @@ def _french(view, level: str, legal: set[str], hand: int) -> str:
 
 
 def _bulgarian(view, level: str, legal: set[str], hand: int, seat: int) -> str:
-    code, bidder, mult = auction_state(view.bids)
+    code, bidder, _mult = auction_state(view.bids)
     ours = bidder is not None and bidder % 2 == seat % 2
     if level == "easy":
         if "contre" in legal and code is not None and code < 4:

@@ -111,7 +111,7 @@ def expert_bid(view, rng: random.Random) -> str:
         options.append((_value(view, deals, code, taker, mult), text))
     if "pass" not in legal:  # the dealer must name a suit
         return max(options)[1] if options else legal[0]
-    code_now, bidder, _ = (
+    _code_now, bidder, _ = (
         auction_state(view.bids) if view.ruleset == "bulgarian" else (None, None, 1)
     )
     partner_holds = bidder is not None and bidder % 2 == me % 2

@@ -65,8 +65,7 @@ def normal_card(
                 win_card >> 3 == code
                 or code >= 4
                 or not (out & trump_mask)
-                or len(trick) == 2
-                and _is_master(code, win_card, out)
+                or (len(trick) == 2 and _is_master(code, win_card, out))
             )
         )
         pool = losers or cards

@@ -275,10 +275,9 @@ def _classes(code: int, suit: int, legal8: int, others8: int) -> list[int]:
         bit = 1 << (c & 7)
         if others8 & bit:
             run_pts = -1
-        elif legal8 & bit:
-            if pts[c] != run_pts:
-                out.append(c)
-                run_pts = pts[c]
+        elif legal8 & bit and pts[c] != run_pts:
+            out.append(c)
+            run_pts = pts[c]
     return out
 
 

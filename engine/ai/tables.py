@@ -102,7 +102,7 @@ def winner_index(code: int, trick: list[int] | tuple[int, ...]) -> int:
     for i in range(1, len(trick)):
         c = trick[i]
         s = c >> 3
-        if s == led or s == code:
+        if s in (led, code):
             k = power[c]
             if k > best_key:
                 best_key = k

@@ -1,0 +1,55 @@
+"""The duplicate arena: luck cancels, the summary line has the promised shape."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from adapters.cli import main
+from engine.ai.arena import run_arena
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "club", "bulgarian"])
+def test_a_level_against_itself_scores_exactly_zero(ruleset: str) -> None:
+    """Same cards, same (deterministic) play from both seats: every deck nets 0."""
+    report = run_arena(ruleset, "normal", "normal", 4, seed=3)
+    assert report.per_deck == [0.0] * 4
+
+
+def test_normal_beats_easy_on_a_few_decks() -> None:
+    report = run_arena("classic", "normal", "easy", 12, seed=1)
+    assert report.mean > 0
+    assert report.stats["normal"].contracts + report.stats["easy"].contracts > 0
+
+
+def test_cli_prints_the_summary_line_last(capsys) -> None:
+    code = main(
+        [
+            "arena",
+            "--ruleset",
+            "club",
+            "--a",
+            "normal",
+            "--b",
+            "easy",
+            "--deals",
+            "3",
+            "--seed",
+            "2",
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(
+        r"normal vs easy: [+-]\d+\.\d points per deal \(95% CI \+-\d+\.\d\) over 3 deals",
+        lines[-1],
+    )
+    assert any("p95" in line for line in lines)
+    assert any("made" in line or "took no contract" in line for line in lines)
+
+
+def test_cli_refuses_zero_deals(capsys) -> None:
+    assert main(["arena", "--a", "easy", "--b", "easy", "--deals", "0"]) == 2
+    assert "at least 1" in capsys.readouterr().err

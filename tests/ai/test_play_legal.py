@@ -1,0 +1,43 @@
+"""Every level, every ruleset: each decision is legal, whole deals through."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Match
+from engine.ai import LEVELS, UnknownLevel, choose_action
+from tests.ai.helpers import decks, play_until
+
+RULESETS = ("classic", "club", "bulgarian")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_fast_levels_play_legal_matches(ruleset: str, level: str) -> None:
+    """Whole (short) matches, the level against itself and mixed with the others."""
+    target = 30 if ruleset == "bulgarian" else 400
+    for seed in range(20):
+        levels = (level, "easy", level, "normal") if seed % 2 else (level,) * 4
+        m = play_until(Match(ruleset, decks=decks(seed), target=target), levels, seed, whole=True)
+        assert m.to_move is None and m.winner in (0, 1)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_hard_plays_a_legal_deal(ruleset: str) -> None:
+    for seed in range(2):
+        m = play_until(Match(ruleset, decks=decks(seed)), ("hard", "normal") * 2, seed)
+        assert any(d.result is not None for d in m.deals)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_expert_plays_a_legal_deal(ruleset: str) -> None:
+    m = play_until(Match(ruleset, decks=decks(5)), ("expert", "hard") * 2, 5)
+    assert any(d.result is not None for d in m.deals)
+
+
+def test_unknown_level_is_refused() -> None:
+    m = Match("club", decks=decks(0))
+    with pytest.raises(UnknownLevel):
+        choose_action(m.view(m.to_move), "godlike", 0)
+    assert "expert" in LEVELS

@@ -1,0 +1,64 @@
+"""The double-dummy solver is exact: every root move's value equals plain minimax's."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.ai.solver import Position, Solver, minimax_values
+from engine.ai.tables import BULGARIAN, CLASSIC, CLUB, bits, legal_mask
+
+
+def random_ending(rng: random.Random, kind: int, per_hand: int) -> Position:
+    code = rng.randrange(6) if kind == BULGARIAN else rng.randrange(4)
+    cards = rng.sample(range(32), 4 * per_hand)
+    hands = [0, 0, 0, 0]
+    for i, c in enumerate(cards):
+        hands[i // per_hand] |= 1 << c
+    pos = Position(kind, code, hands, rng.randrange(4), [], won=rng.choice([0, 1, 2, 3]))
+    for _ in range(rng.randrange(4)):  # start some endings in the middle of a trick
+        seat = pos.to_move
+        card = rng.choice(bits(legal_mask(kind, code, pos.hands[seat], pos.trick)))
+        pos.hands[seat] ^= 1 << card
+        pos.trick.append(card)
+    return pos
+
+
+@pytest.mark.parametrize("kind", [CLASSIC, CLUB, BULGARIAN])
+@pytest.mark.parametrize("per_hand", [1, 2, 3])
+def test_root_values_equal_full_minimax(kind: int, per_hand: int) -> None:
+    rng = random.Random(100 * kind + per_hand)
+    for _ in range(60 if per_hand < 3 else 25):
+        pos = random_ending(rng, kind, per_hand)
+        team = rng.randrange(2)
+        assert Solver(kind, pos.code, team).root_values(pos) == minimax_values(pos, team)
+
+
+def test_four_card_endings_with_a_shared_table() -> None:
+    """One solver reused across the root moves and their successors stays exact."""
+    rng = random.Random(7)
+    for _ in range(6):
+        pos = random_ending(rng, CLUB, 4)
+        solver = Solver(CLUB, pos.code, 0)
+        reference = minimax_values(pos, 0)
+        assert solver.root_values(pos) == reference
+        best = max if pos.to_move % 2 == 0 else min
+        assert solver.value(pos) == best(reference.values())
+
+
+def test_value_is_zero_sum() -> None:
+    rng = random.Random(11)
+    for _ in range(20):
+        pos = random_ending(rng, BULGARIAN, 3)
+        assert Solver(BULGARIAN, pos.code, 0).value(pos) == -Solver(BULGARIAN, pos.code, 1).value(
+            pos
+        )
+
+
+def test_capot_bonus_counts() -> None:
+    # Team 0 holds every trump and every ace: it takes all tricks of a 1-card ending.
+    pos = Position(CLUB, 0, [1 << 4, 1 << 8, 1 << 2, 1 << 16], 0, [], won=1)
+    # J of clubs, 7 of diamonds, 9 of clubs, 7 of hearts: seat 0 leads J, seat 2 follows.
+    values = Solver(CLUB, 0, 0).root_values(pos)
+    assert values == {4: 20 + 14 + 10 + 90}
