@@ -164,7 +164,7 @@ def compose_deal_result(
     y += 40
     for team in (0, 1):
         cx = COL_TEAM[team]
-        pair = tr("{first} & {second}").format(first=shown[team], second=shown[team + 2])
+        pair = text.pair(tr, shown[team], shown[team + 2])
         pair, fnt = text.fit_name(pair, 20, 236, fallback=pair)
         if team == taker % 2:  # the taking team's head gets a gold ring
             draw.rounded_rectangle(

@@ -251,7 +251,7 @@ def _summary(
     values = totals if totals is not None else won
     for team in (0, 1):
         y = CY - 10 + team * 48
-        pair = tr("{first} & {second}").format(first=shown[team], second=shown[team + 2])
+        pair = text.pair(tr, shown[team], shown[team + 2])
         fnt = text.font_for(pair, 20, True)
         draw.rounded_rectangle((box[0] + 20, y - 18, box[0] + 26, y + 18), 3, fill=theme.TEAM[team])
         draw.text((box[0] + 38, y), text.fit(pair, fnt, 300), font=fnt, fill=theme.INK, anchor="lm")

@@ -229,7 +229,7 @@ def _header(img, draw, view, table_id, shown, time_left, accent, four_colour, tr
             + 12
         )
         team = contract.taker % 2
-        team_names = tr("{first} & {second}").format(first=shown[team], second=shown[team + 2])
+        team_names = text.pair(tr, shown[team], shown[team + 2])
         draw.rounded_rectangle((x, y - 6, x + 12, y + 6), 3, fill=theme.TEAM[team])
         x += 20
         if contract.multiplier > 1:

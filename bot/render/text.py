@@ -8,6 +8,7 @@ are dropped, and a name left empty falls back to a label the caller gives ("Seat
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import ImageDraw, ImageFont, features
@@ -126,3 +127,16 @@ def draw_centered(
 def no_translation(message: str) -> str:
     """The default ``tr``: English as written. The bot passes its gettext for the locale."""
     return message
+
+
+def _isolate(name: str) -> str:
+    """Wrap a name that needs shaping in Unicode isolates, so a right-to-left name joined
+    to a left-to-right one keeps each in its own order."""
+    if any(ord(ch) >= 0x0590 for ch in name):
+        return "\u2068" + name + "\u2069"
+    return name
+
+
+def pair(tr: Callable[[str], str], first: str, second: str) -> str:
+    """Two partners' names as one text ("Alice & Carol"), safe for mixed scripts."""
+    return tr("{first} & {second}").format(first=_isolate(first), second=_isolate(second))
