@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import itertools
 import json
 import re
 import time
@@ -147,6 +148,7 @@ class MessageMeta:
     visible_to: str | None = None  # a user id for an ephemeral message
     interaction_id: str | None = None
     versions: list[dict[str, Any]] = field(default_factory=list)  # every state, oldest first
+    updated: int = 0  # order of the last change among all messages
 
 
 @dataclass
@@ -187,6 +189,7 @@ class FakeDiscord:
         self.identify_count = 0
         self.resume_count = 0
         self.time_offset = 0.0
+        self._changes = itertools.count(1)
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -829,6 +832,7 @@ class FakeDiscord:
             visible_to=visible_to,
             interaction_id=interaction.id if interaction else None,
             versions=[copy.deepcopy(message)],
+            updated=next(self._changes),
         )
         return message
 
@@ -849,6 +853,7 @@ class FakeDiscord:
         message["flags"] &= ~LOADING
         message["edited_timestamp"] = iso_now()
         self.meta[message_id].versions.append(copy.deepcopy(message))
+        self.meta[message_id].updated = next(self._changes)
         return message
 
     # ----------------------------------------------------------------- channel routes

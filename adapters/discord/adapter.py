@@ -1,0 +1,347 @@
+"""The Discord side of the core: interactions in, posts out.
+
+Inbound, every slash command and button click becomes one call of the core
+(``app.command`` / ``app.press``) with the clicking user; its replies go back ephemerally.
+Each interaction is answered within Discord's 3 s: the core runs as a task, and if it has
+not finished after ``defer_after`` seconds the interaction is deferred first.
+
+Outbound, :meth:`DiscordAdapter.deliver` is the core's ``Platform``:
+
+- a public post is a channel message, created once per key and edited in place after;
+- a private post (``to_user``) is an ephemeral message. One that the core delivers while
+  it handles that same user's interaction (same asyncio task: a context variable says so)
+  becomes part of the answer to it: the clicked hand is updated in place (callback type 7),
+  anything else is a new ephemeral message. One that arrives at another time (a bot played
+  and it is now this player's turn) edits the player's hand through the webhook of their
+  latest interaction, or is sent as a follow-up of it, while that token lives (15 min).
+  Every click refreshes that token, so an active player's hand stays live.
+
+The core decides who may do what; the adapter never refuses anything itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import itertools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import discord
+
+from adapters.discord.ids import channel_of, channel_snowflake, user_of
+from adapters.discord.messages import Person, PrivateMessage, PublicMessages
+from adapters.discord.widgets import Shown, shown
+from bot.i18n import _, has_text
+from bot.platform import Channel, Post, Reply, User
+
+log = logging.getLogger(__name__)
+
+
+class CoreApp(Protocol):
+    """What the adapter needs of ``bot.app.BeloteApp``."""
+
+    async def command(self, user: User, channel: Channel, text: str) -> list[Reply]: ...
+
+    async def press(self, user: User, channel: Channel, action: str) -> list[Reply]: ...
+
+
+@dataclass
+class _Answering:
+    """An interaction being handled: private posts for its user are held for its answer."""
+
+    user_id: str
+    open: bool = True
+    pending: list[tuple[int, Post]] = field(default_factory=list)
+
+
+_ANSWERING: contextvars.ContextVar[_Answering | None] = contextvars.ContextVar(
+    "belote_discord_answering", default=None
+)
+
+
+@dataclass
+class _Item:
+    """One message of an answer."""
+
+    key: str | None
+    seq: int
+    shown: Shown
+    public: bool = False
+    adoptable: bool = False
+
+
+def _text(msgid: str, locale: str, fallback: str) -> str:
+    return _(msgid, locale) if has_text(msgid) else fallback
+
+
+class DiscordAdapter:
+    """The core's ``Platform`` on Discord, and the handler of every interaction."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        *,
+        messages_path: str | None = None,
+        defer_after: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.client = client
+        self.app: CoreApp | None = None
+        self.public = PublicMessages(messages_path)
+        self.defer_after = defer_after
+        self.now = clock
+        self.people: dict[str, Person] = {}
+        self._seq = itertools.count(1)
+        self._public_locks: dict[str, asyncio.Lock] = {}
+        self._public_applied: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ outbound
+
+    async def deliver(self, post: Post) -> None:
+        """Show a post of the core (see the module docstring)."""
+        seq = next(self._seq)
+        if post.to_user is None:
+            await self._deliver_public(post, seq)
+            return
+        answering = _ANSWERING.get()
+        if answering is not None and answering.open and answering.user_id == post.to_user:
+            answering.pending.append((seq, post))
+            return
+        person = self.people.get(post.to_user)
+        if person is None:
+            log.info("post %s: user has not used the bot since it started", post.key)
+            return
+        async with person.lock:
+            await self._show_private(person, post, seq)
+
+    async def _deliver_public(self, post: Post, seq: int) -> None:
+        channel_id = channel_snowflake(post.channel)
+        if channel_id is None:
+            return
+        lock = self._public_locks.setdefault(post.key, asyncio.Lock())
+        async with lock:
+            if seq < self._public_applied.get(post.key, 0):
+                return
+            self._public_applied[post.key] = seq
+            view = shown(post.text, post.image, post.image_name, post.buttons)
+            target = self.client.get_partial_messageable(channel_id)
+            known = self.public.get(post.key)
+            try:
+                if known is not None and known[0] == channel_id:
+                    try:
+                        await target.get_partial_message(known[1]).edit(**view.edit_kwargs())
+                        return
+                    except discord.NotFound:
+                        self.public.forget(post.key)  # deleted by someone: post it again
+                message = await target.send(**view.send_kwargs())
+                self.public.set(post.key, channel_id, message.id)
+            except discord.HTTPException as exc:
+                log.warning("could not post %s in channel %s: %s", post.key, channel_id, exc.status)
+
+    async def _show_private(self, person: Person, post: Post, seq: int) -> None:
+        """A private post outside its user's interaction; the caller holds person.lock."""
+        if seq < person.applied.get(post.key, 0):
+            return
+        view = shown(post.text, post.image, post.image_name, post.buttons)
+        now = self.now()
+        person.prune(now)
+        message = person.find(post.key, adopt=_adoptable(post.key, view))
+        if message is not None:
+            try:
+                await message.interaction.followup.edit_message(
+                    message.message_id, **view.edit_kwargs()
+                )
+                person.applied[post.key] = seq
+                return
+            except discord.HTTPException as exc:
+                log.info("could not edit %s (%s): sending it anew", post.key, exc.status)
+                person.drop(message.message_id)
+        latest = person.fresh_latest(now)
+        if latest is None:
+            log.info("post %s: no live interaction of that user to show it with", post.key)
+            return
+        try:
+            sent = await latest.followup.send(ephemeral=True, wait=True, **view.send_kwargs())
+        except discord.HTTPException as exc:
+            log.info("could not send %s privately: %s", post.key, exc.status)
+            return
+        person.remember(sent.id, latest, person.latest_at, post.key, view.rich)
+        person.applied[post.key] = seq
+
+    # ------------------------------------------------------------------ inbound
+
+    async def on_command(
+        self, interaction: discord.Interaction, text: str, *, public: bool = False
+    ):
+        """A slash command, as the core's command text; ``public``: a good answer is shown
+        to the channel (``/verify``), refusals stay private."""
+
+        async def call(user: User, channel: Channel) -> list[Reply]:
+            assert self.app is not None
+            return await self.app.command(user, channel, text)
+
+        await self._handle(interaction, call, public=public)
+
+    async def on_press(self, interaction: discord.Interaction, action: str) -> None:
+        """A button of ours was clicked: hand its action to the core."""
+
+        async def call(user: User, channel: Channel) -> list[Reply]:
+            assert self.app is not None
+            return await self.app.press(user, channel, action)
+
+        await self._handle(interaction, call)
+
+    async def _handle(
+        self,
+        interaction: discord.Interaction,
+        call: Callable[[User, Channel], Awaitable[list[Reply]]],
+        *,
+        public: bool = False,
+    ) -> None:
+        user, channel = user_of(interaction), channel_of(interaction)
+        person = self.people.setdefault(user.id, Person())
+        arrived = self.now()
+        person.touch(interaction, arrived)
+        answering = _Answering(user.id)
+        token = _ANSWERING.set(answering)
+        try:
+            task = asyncio.ensure_future(self._call(call, user, channel))
+        finally:
+            _ANSWERING.reset(token)
+        done, _pending = await asyncio.wait({task}, timeout=self.defer_after)
+        if not done:
+            await self._defer(interaction, public)
+        replies = await task
+        answering.open = False
+        async with person.lock:
+            try:
+                await self._answer(interaction, person, arrived, answering, replies, public)
+            except discord.HTTPException as exc:
+                log.warning("could not answer an interaction: %s %s", exc.status, exc.code)
+
+    async def _call(
+        self,
+        call: Callable[[User, Channel], Awaitable[list[Reply]]],
+        user: User,
+        channel: Channel,
+    ) -> list[Reply]:
+        try:
+            return await call(user, channel)
+        except Exception:
+            log.exception("the core failed on an interaction")
+            text = _text("err-internal", user.locale, "Something went wrong; nothing changed.")
+            return [Reply(text, ok=False)]
+
+    async def _defer(self, interaction: discord.Interaction, public: bool) -> None:
+        try:
+            if interaction.type == discord.InteractionType.component:
+                await interaction.response.defer()  # 6: update later, nothing shown yet
+            else:
+                await interaction.response.defer(ephemeral=not public, thinking=True)  # 5
+        except discord.HTTPException as exc:
+            log.warning("could not defer an interaction: %s", exc.status)
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction,
+        person: Person,
+        arrived: float,
+        answering: _Answering,
+        replies: list[Reply],
+        public: bool,
+    ) -> None:
+        items = self._items(person, answering, replies, public)
+        clicked = self._clicked(interaction, person, arrived)
+        update: _Item | None = None
+        if clicked is not None:
+            same = [i for i in items if i.key is not None and i.key == clicked.key]
+            adopt = [i for i in items if clicked.key is None and i.adoptable]
+            update = (same or adopt or [None])[0]
+            if update is not None:
+                items.remove(update)
+                items.insert(0, update)
+        response = interaction.response
+        thinking = response.is_done() and interaction.type != discord.InteractionType.component
+        original_free = thinking
+        if not items and not response.is_done():
+            if interaction.type == discord.InteractionType.component:
+                await response.defer()  # acknowledged: the table message shows the result
+                return
+            items.append(_Item(None, next(self._seq), shown("✅", None, "", ())))
+        for item in items:
+            if item is update and clicked is not None:
+                kwargs = item.shown.edit_kwargs()
+                if not response.is_done():
+                    await response.edit_message(**kwargs)  # 7: the hand, in place
+                else:
+                    await interaction.edit_original_response(**kwargs)
+                message_id = clicked.message_id
+            elif not response.is_done():
+                sent = await response.send_message(
+                    ephemeral=not item.public, **item.shown.send_kwargs()
+                )
+                message_id = sent.message_id or 0
+            elif original_free:
+                original_free = False
+                if not item.public and public:
+                    # deferred in public for /verify, but this answer is a refusal
+                    await interaction.delete_original_response()
+                    sent_message = await interaction.followup.send(
+                        ephemeral=True, wait=True, **item.shown.send_kwargs()
+                    )
+                    message_id = sent_message.id
+                else:
+                    edited = await interaction.edit_original_response(**item.shown.edit_kwargs())
+                    message_id = edited.id
+            else:
+                sent_message = await interaction.followup.send(
+                    ephemeral=not item.public, wait=True, **item.shown.send_kwargs()
+                )
+                message_id = sent_message.id
+            if item.public or not message_id:
+                continue
+            person.remember(message_id, interaction, arrived, item.key, item.shown.rich)
+            if item.key is not None:
+                person.applied[item.key] = item.seq
+
+    def _items(
+        self, person: Person, answering: _Answering, replies: list[Reply], public: bool
+    ) -> list[_Item]:
+        latest: dict[str, tuple[int, Post]] = {}
+        for seq, post in answering.pending:
+            latest[post.key] = (seq, post)
+        items: list[_Item] = []
+        for key, (seq, post) in sorted(latest.items(), key=lambda kv: kv[1][0]):
+            if seq < person.applied.get(key, 0):
+                continue  # a newer version was shown meanwhile
+            view = shown(post.text, post.image, post.image_name, post.buttons)
+            items.append(_Item(key, seq, view, adoptable=_adoptable(key, view)))
+        for reply in replies:
+            key = getattr(reply, "key", None)
+            view = shown(reply.text, reply.image, reply.image_name, reply.buttons)
+            items.append(_Item(key, next(self._seq), view, public=public and reply.ok))
+        return items
+
+    def _clicked(
+        self, interaction: discord.Interaction, person: Person, arrived: float
+    ) -> PrivateMessage | None:
+        """The ephemeral message of ours that was clicked, if any (one from before a
+        restart is taken over: its hand is updated in place like any other)."""
+        message = interaction.message
+        if interaction.type != discord.InteractionType.component or message is None:
+            return None
+        known = person.messages.get(message.id)
+        if known is not None:
+            return known
+        if message.flags.ephemeral and (message.components or message.attachments):
+            return person.remember(message.id, interaction, arrived, None, True)
+        return None
+
+
+def _adoptable(key: str, view: Shown) -> bool:
+    """May this post take over a keyless hand shown by ``/hand`` or "Show my hand"?"""
+    return key.startswith("hand:") or view.rich

@@ -1,0 +1,137 @@
+"""Running the bot: a discord.py client wired to the core, and ``run_discord`` for the CLI.
+
+Order at start: log in (REST), register the persistent button class and sync the slash
+commands (``setup_hook``), build and start the core (it may post at once: resumed tables),
+then open the gateway. The bot asks for no gateway intent at all: it acts only on
+interactions, which Discord sends whatever the intents.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from adapters.discord.adapter import CoreApp, DiscordAdapter
+from adapters.discord.commands import register_commands
+from adapters.discord.widgets import ActionButton
+from bot.platform import Platform
+
+log = logging.getLogger(__name__)
+
+#: Builds the core around the platform it must post through (not started yet).
+AppFactory = Callable[[Platform], Awaitable[Any]]
+
+
+class BeloteClient(discord.Client):
+    """A discord.py client whose every interaction goes to a :class:`DiscordAdapter`."""
+
+    def __init__(
+        self,
+        *,
+        messages_path: str | None = None,
+        defer_after: float = 2.0,
+        sync_commands: bool = True,
+        guild_ids: tuple[int, ...] = (),
+        guild_ready_timeout: float = 2.0,
+    ) -> None:
+        super().__init__(
+            intents=discord.Intents.none(),
+            guild_ready_timeout=guild_ready_timeout,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.tree = app_commands.CommandTree(self)
+        self.adapter = DiscordAdapter(self, messages_path=messages_path, defer_after=defer_after)
+        self.sync_commands = sync_commands
+        self.guild_ids = guild_ids
+        register_commands(self.tree, self.adapter)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(ActionButton)
+        if not self.sync_commands:
+            return
+        if self.guild_ids:  # guild commands show up at once: handy while developing
+            for guild_id in self.guild_ids:
+                guild = discord.Object(id=guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+
+class DiscordBot:
+    """The client and the core together, started and stopped as one."""
+
+    def __init__(self, app_factory: AppFactory, token: str, **client_options: Any) -> None:
+        self._factory = app_factory
+        self._token = token
+        self.client = BeloteClient(**client_options)
+        self.app: CoreApp | Any = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def adapter(self) -> DiscordAdapter:
+        return self.client.adapter
+
+    async def start(self) -> None:
+        """Log in, start the core, connect the gateway (in the background); returns when
+        the bot is ready to answer interactions."""
+        await self.client.login(self._token)
+        self.app = await self._factory(self.client.adapter)
+        self.client.adapter.app = self.app
+        await self.app.start()
+        self._task = asyncio.create_task(self.client.connect(reconnect=True))
+        ready = asyncio.create_task(self.client.wait_until_ready())
+        done, _ = await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        if self._task in done:
+            ready.cancel()
+            await self._task  # raises what stopped the connection (bad token, ...)
+        log.info("Discord bot ready as %s", self.client.user)
+
+    async def wait_closed(self) -> None:
+        if self._task is not None:
+            await self._task
+
+    async def close(self) -> None:
+        await self.client.close()
+        if self._task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._task
+        if self.app is not None:
+            await self.app.stop()
+
+
+async def run_discord(
+    app_factory: AppFactory,
+    token: str,
+    *,
+    messages_path: str | None = None,
+    guild_ids: tuple[int, ...] = (),
+    sync_commands: bool = True,
+    defer_after: float = 2.0,
+) -> None:
+    """Run the Belote bot on Discord until the process is stopped.
+
+    ``app_factory(platform)`` builds the core (``BeloteApp``) posting through ``platform``;
+    it is started here and stopped on the way out. ``messages_path`` keeps which channel
+    message shows which table across restarts (JSON; e.g. next to the database).
+    ``guild_ids`` registers the commands in those servers only (instant, for testing).
+    """
+    bot = DiscordBot(
+        app_factory,
+        token,
+        messages_path=messages_path,
+        guild_ids=guild_ids,
+        sync_commands=sync_commands,
+        defer_after=defer_after,
+    )
+    try:
+        await bot.start()
+        await bot.wait_closed()
+    finally:
+        await bot.close()

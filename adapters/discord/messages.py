@@ -1,0 +1,145 @@
+"""Which Discord message shows which of the core's post keys.
+
+Public posts (the table message, the commitment, the reveal) are kept in a small JSON file
+next to the database, so the table message is still edited in place after a restart.
+Private messages (a player's hand) are ephemeral: only the webhook of the interaction that
+made them can edit them, and only for 15 minutes, so they live in memory with that
+interaction, and a player's next click re-issues or refreshes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import discord
+
+log = logging.getLogger(__name__)
+
+#: An interaction token opens its webhook for 15 minutes; keep a margin.
+TOKEN_TTL = 15 * 60.0 - 30.0
+MAX_PUBLIC_KEYS = 10_000
+
+
+class PublicMessages:
+    """``post key -> (channel id, message id)``, persisted as JSON when a path is given."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        self._map: dict[str, tuple[int, int]] = {}
+        if self.path is not None and self.path.is_file():
+            try:
+                raw = json.loads(self.path.read_text(encoding="utf-8"))
+                self._map = {k: (int(v[0]), int(v[1])) for k, v in raw.items()}
+            except (OSError, ValueError, TypeError, IndexError):
+                log.warning("unreadable Discord message map %s: starting afresh", self.path)
+
+    def get(self, key: str) -> tuple[int, int] | None:
+        return self._map.get(key)
+
+    def set(self, key: str, channel_id: int, message_id: int) -> None:
+        self._map.pop(key, None)
+        self._map[key] = (channel_id, message_id)
+        while len(self._map) > MAX_PUBLIC_KEYS:
+            self._map.pop(next(iter(self._map)))
+        self._save()
+
+    def forget(self, key: str) -> None:
+        if self._map.pop(key, None) is not None:
+            self._save()
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        tmp = self.path.with_suffix(self.path.suffix + ".tmp")
+        try:
+            tmp.write_text(json.dumps(self._map), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            log.exception("could not save the Discord message map")
+
+
+@dataclass
+class PrivateMessage:
+    """An ephemeral message of ours, and the interaction whose webhook can edit it."""
+
+    message_id: int
+    interaction: discord.Interaction
+    at: float  # when that interaction arrived (monotonic seconds)
+    key: str | None  # the core's post key it shows; None for a keyless reply
+    rich: bool  # a picture or buttons (a hand), not a one-line answer
+    order: int  # creation order, for "the most recent one"
+
+
+@dataclass
+class Person:
+    """One user's private side: their ephemeral messages and latest interaction."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    messages: dict[int, PrivateMessage] = field(default_factory=dict)
+    by_key: dict[str, int] = field(default_factory=dict)
+    applied: dict[str, int] = field(default_factory=dict)  # key -> seq of what is shown
+    latest: discord.Interaction | None = None
+    latest_at: float = 0.0
+    counter: int = 0
+
+    def touch(self, interaction: discord.Interaction, now: float) -> None:
+        self.latest, self.latest_at = interaction, now
+
+    def fresh_latest(self, now: float) -> discord.Interaction | None:
+        if self.latest is not None and now - self.latest_at < TOKEN_TTL:
+            return self.latest
+        return None
+
+    def remember(
+        self,
+        message_id: int,
+        interaction: discord.Interaction,
+        at: float,
+        key: str | None,
+        rich: bool,
+    ) -> PrivateMessage:
+        self.counter += 1
+        message = PrivateMessage(message_id, interaction, at, key, rich, self.counter)
+        if key is not None:
+            old = self.by_key.get(key)
+            if old is not None and old != message_id:
+                self.messages.pop(old, None)  # superseded: its clicks go to the core as any
+            self.by_key[key] = message_id
+        previous = self.messages.get(message_id)
+        if previous is not None and previous.key not in (None, key):
+            self.by_key.pop(previous.key, None)  # type: ignore[arg-type]
+        self.messages[message_id] = message
+        return message
+
+    def find(self, key: str, adopt: bool) -> PrivateMessage | None:
+        """The message that shows ``key``: its own, or (``adopt``) a more recent keyless
+        hand shown in answer to a reply (``/hand``, "Show my hand")."""
+        candidates: list[PrivateMessage] = []
+        own = self.by_key.get(key)
+        if own is not None and own in self.messages:
+            candidates.append(self.messages[own])
+        if adopt:
+            candidates += [m for m in self.messages.values() if m.key is None and m.rich]
+        if not candidates:
+            return None
+        best = max(candidates, key=lambda m: m.order)
+        if best.key is None:
+            self.remember(best.message_id, best.interaction, best.at, key, best.rich)
+            best = self.messages[best.message_id]
+        return best
+
+    def drop(self, message_id: int) -> None:
+        message = self.messages.pop(message_id, None)
+        if message is not None and message.key and self.by_key.get(message.key) == message_id:
+            del self.by_key[message.key]
+
+    def prune(self, now: float) -> None:
+        """Forget messages whose webhook has expired: they can no longer be edited."""
+        for message in list(self.messages.values()):
+            if now - message.at >= TOKEN_TTL:
+                self.drop(message.message_id)

@@ -1,0 +1,157 @@
+"""The core's posts and replies as Discord message parts: text, one file, rows of buttons.
+
+Every button is an :class:`ActionButton`, a ``discord.ui.DynamicItem`` whose custom id is
+``b:`` + the core's opaque action (which carries the table, a turn nonce and the choice).
+The class is registered once at start (``Client.add_dynamic_items``), so a button keeps
+working on any message, even one posted before the bot restarted: nothing is kept per
+message in memory, and the core decides from its own stored state whether the press is
+still good.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.platform import Button, Buttons
+
+if TYPE_CHECKING:
+    from adapters.discord.client import BeloteClient
+
+CUSTOM_ID_PREFIX = "b:"
+MAX_ROWS = 5
+MAX_PER_ROW = 5
+MAX_LABEL = 80
+MAX_CONTENT = 2000
+
+STYLES: dict[str, discord.ButtonStyle] = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"b:(?P<action>.+?)(?:#(?P<dup>\d+))?",
+):
+    """A button whose custom id carries the core's action, valid across restarts."""
+
+    def __init__(
+        self,
+        action: str,
+        *,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+        custom_id: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:MAX_LABEL] or "?",
+                style=style,
+                disabled=disabled,
+                row=row,
+                custom_id=custom_id or CUSTOM_ID_PREFIX + action,
+            )
+        )
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActionButton:
+        return cls(match["action"], custom_id=item.custom_id)  # type: ignore[attr-defined]
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        client: BeloteClient = interaction.client  # type: ignore[assignment]
+        await client.adapter.on_press(interaction, self.action)
+
+
+def layout(buttons: Buttons) -> list[list[Button]]:
+    """The core's rows, fitted to Discord's limits (5 rows of 5): rows that are too long
+    are re-flowed five by five; what does not fit in 25 buttons is dropped."""
+    rows = [list(r) for r in buttons if r]
+    if any(len(r) > MAX_PER_ROW for r in rows) or len(rows) > MAX_ROWS:
+        flat = [b for r in rows for b in r][: MAX_ROWS * MAX_PER_ROW]
+        rows = [flat[i : i + MAX_PER_ROW] for i in range(0, len(flat), MAX_PER_ROW)]
+    return rows[:MAX_ROWS]
+
+
+def build_view(buttons: Buttons) -> discord.ui.View | None:
+    """A persistent view (no timeout) of :class:`ActionButton`s, or None for no buttons."""
+    rows = layout(buttons)
+    if not rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    seen: dict[str, int] = {}
+    for index, row in enumerate(rows):
+        for button in row:
+            custom_id = CUSTOM_ID_PREFIX + button.action
+            count = seen.get(custom_id, 0)
+            seen[custom_id] = count + 1
+            if count:  # Discord refuses two equal custom ids on one message
+                custom_id = f"{custom_id}#{count}"
+            view.add_item(
+                ActionButton(
+                    button.action,
+                    label=button.label,
+                    style=STYLES.get(button.style, discord.ButtonStyle.secondary),
+                    disabled=not button.enabled,
+                    row=index,
+                    custom_id=custom_id,
+                )
+            )
+    return view
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One message's worth of what the core said, ready for any discord.py send/edit."""
+
+    content: str
+    image: bytes | None
+    image_name: str
+    buttons: Buttons
+
+    @property
+    def rich(self) -> bool:
+        """A picture or buttons: a hand or a prompt, not a one-line answer."""
+        return self.image is not None or bool(self.buttons)
+
+    def file(self) -> discord.File | None:
+        if self.image is None:
+            return None
+        return discord.File(io.BytesIO(self.image), filename=self.image_name)
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """For ``send``/``send_message``/``followup.send`` (a new message)."""
+        kwargs: dict[str, Any] = {"content": self.content}
+        file = self.file()
+        if file is not None:
+            kwargs["file"] = file
+        view = build_view(self.buttons)
+        if view is not None:
+            kwargs["view"] = view
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """For ``edit``/``edit_message``/``edit_original_response``: replaces everything
+        (the old picture and buttons go when the new post has none)."""
+        file = self.file()
+        return {
+            "content": self.content,
+            "attachments": [file] if file is not None else [],
+            "view": build_view(self.buttons),
+        }
+
+
+def shown(text: str, image: bytes | None, image_name: str, buttons: Buttons) -> Shown:
+    content = text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+    return Shown(content, image, image_name, buttons)

@@ -1,0 +1,112 @@
+"""A fake Discord, a guild with a #belote channel, people, and the real bot on top of it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.discord import DiscordBot
+from bot.app import BeloteApp, Settings
+from bot.clock import FakeClock
+from bot.platform import Platform
+from bot.scheduler import FakeScheduler
+from bot.store import Store
+from tests.fakes.discord import EPHEMERAL, FakeChannel, FakeDiscord, FakeUser, fake_discord
+
+TOKEN = "fake-bot-token-for-tests"
+
+
+@dataclass
+class World:
+    """Everything a test needs: the fake, the channel, the people, the running bot."""
+
+    fake: FakeDiscord
+    channel: FakeChannel
+    alice: FakeUser
+    bob: FakeUser
+    mod: FakeUser
+    tmp: Path
+    clock: FakeClock = field(default_factory=FakeClock)
+    bot: DiscordBot | None = None
+    scheduler: FakeScheduler | None = None
+    defer_after: float = 2.0
+
+    async def start_bot(self) -> DiscordBot:
+        """A new discord.py client and a new core on the same database (a restart)."""
+        scheduler = FakeScheduler(self.clock)
+        self.scheduler = scheduler
+
+        async def factory(platform: Platform) -> Any:
+            store = await Store.open(self.tmp / "belote.sqlite")
+            settings = Settings(fast=True, drand=False, bot_delay=0.0)
+            return BeloteApp(
+                store=store,
+                platform=platform,
+                clock=self.clock,
+                drand=None,
+                settings=settings,
+                scheduler=scheduler,
+            )
+
+        bot = DiscordBot(
+            factory,
+            TOKEN,
+            messages_path=str(self.tmp / "discord-messages.json"),
+            guild_ready_timeout=0.05,
+            defer_after=self.defer_after,
+        )
+        await bot.start()
+        self.bot = bot
+        return bot
+
+    async def stop_bot(self) -> None:
+        if self.bot is not None:
+            await self.bot.close()
+            self.bot = None
+
+    async def bots_play(self) -> None:
+        """Let the bots make every move that is due now (no pause: fast settings)."""
+        assert self.scheduler is not None
+        await self.scheduler.advance(0)
+
+    # --- what people see ---------------------------------------------------------------
+
+    def public(self) -> list[dict[str, Any]]:
+        return [m for m in self.fake.channel_messages(self.channel) if not m["flags"] & EPHEMERAL]
+
+    def table_messages(self) -> list[dict[str, Any]]:
+        return [m for m in self.public() if m["content"].startswith(("Table", "**Table"))]
+
+    def live_hand(self, user: FakeUser) -> dict[str, Any] | None:
+        """The ephemeral message of ``user`` with enabled buttons, most recently changed."""
+        found = [
+            m
+            for m in self.fake.ephemeral_messages(user)
+            if any(not b.get("disabled") for b in self.fake.buttons(m["id"]))
+        ]
+        if not found:
+            return None
+        return max(found, key=lambda m: self.fake.meta[m["id"]].updated)
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with fake_discord(token=TOKEN) as fake:
+        guild = fake.add_guild()
+        channel = fake.add_channel(guild, "belote")
+        w = World(
+            fake=fake,
+            channel=channel,
+            alice=fake.add_user("alice"),
+            bob=fake.add_user("bob"),
+            mod=fake.add_user("mod", admin=True),
+            tmp=tmp_path,
+        )
+        try:
+            yield w
+        finally:
+            await w.stop_bot()
