@@ -106,14 +106,15 @@ class Event:
         self._check_correctable(m)
         m.outcome, m.score_a, m.score_b, m.forfeit = outcome, score_a, score_b, False
 
-    def withdraw(self, entrant: int) -> list[Match]:
-        """Withdraw (or drop) an entrant: they keep what they scored, lose the match they
-        are in, and are not paired again."""
-        if entrant not in self.entrants:
-            raise KeyError(entrant)
-        if entrant in self.withdrawn:
-            return []
-        self.withdrawn[entrant] = self.round
+    def withdraw(self, *entrants: int) -> list[Match]:
+        """Withdraw (or drop) entrants: they keep what they scored, lose the match they are
+        in, and are not paired again. Several at once when they leave together (nobody
+        at a table turned up: both sides lose it)."""
+        for entrant in entrants:
+            if entrant not in self.entrants:
+                raise KeyError(entrant)
+        for entrant in entrants:
+            self.withdrawn.setdefault(entrant, self.round)
         before = len(self.matches)
         self._forfeit_withdrawn()
         return self.matches[before:]
