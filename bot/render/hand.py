@@ -7,7 +7,7 @@ the caller cannot hand it another seat's cards.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -26,7 +26,8 @@ HEADER_H = 64
 RAISE = 22  # how far a playable card stands above the others
 BAR_H = 8
 WIDTH = 2 * MARGIN + 8 * CARD_W + 7 * GAP
-ROW_TOP = HEADER_H + 14
+STRIP_H = 48  # the trick on the table, so a player in a private chat need not look away
+ROW_TOP = HEADER_H + 3 + STRIP_H + 10
 BAR_TOP = ROW_TOP + RAISE + CARD_H + 8
 LABEL_Y = BAR_TOP + BAR_H + 16
 HEIGHT = LABEL_Y + 22
@@ -51,6 +52,7 @@ def _background(accent: tuple[int, int, int]) -> Image.Image:
     draw.rectangle((0, 0, WIDTH, HEADER_H), fill=theme.HEADER)
     draw.rectangle((0, 0, 12, HEADER_H), fill=accent)
     draw.rectangle((0, HEADER_H, WIDTH, HEADER_H + 3), fill=accent)
+    draw.rectangle((0, HEADER_H + 3, WIDTH, HEADER_H + 3 + STRIP_H), fill=theme.FELT_DARK)
     return img
 
 
@@ -60,6 +62,7 @@ def compose_hand(
     table_id: str,
     seat_name: str,
     four_colour: bool = False,
+    names: Sequence[str] | None = None,
     tr: Callable[[str], str] = text.no_translation,
 ) -> tuple[Image.Image, HandLayout]:
     """The hand picture as an image, with its layout (for tests and the README pictures)."""
@@ -113,6 +116,8 @@ def compose_hand(
         right_x -= chip_w + 8 + text.text_width(label, small) + 16
     name, name_font = text.fit_name(seat_name, 24, max(40, right_x - x - 10), fallback="")
     draw.text((x, HEADER_H // 2), name, font=name_font, fill=theme.HEADER_INK, anchor="lm")
+
+    _trick_strip(img, draw, view, names, four_colour, tr)
 
     # The row of cards, centred.
     hand = sort_hand(view.hand, trump)
@@ -180,16 +185,43 @@ def _trump_block(
     return right_x - icon - 8 - text.text_width(label, small) - 16
 
 
+def _trick_strip(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Any,
+    names: Sequence[str] | None,
+    four_colour: bool,
+    tr: Callable[[str], str],
+) -> None:
+    """The cards already in the trick, each with who played it (public information)."""
+    if not getattr(view, "trick", ()):
+        return
+    mid = HEADER_H + 3 + STRIP_H // 2
+    small = text.font(20)
+    label = tr("On the table")
+    draw.text((30, mid), label, font=small, fill=theme.INK_DIM, anchor="lm")
+    x = 30 + text.text_width(label, small) + 16
+    slot = (WIDTH - x - MARGIN) // 3
+    for seat, card in view.trick:
+        end = paint.card_chip(img, draw, (x, mid - 16), card, 32, four_colour=four_colour)
+        fallback = tr("Seat {seat}").format(seat=seat + SEAT_BASE)
+        who = names[seat] if names is not None and len(names) == 4 else fallback
+        shown, fnt = text.fit_name(who, 20, slot - (end - x) - 24, fallback=fallback)
+        draw.text((end + 8, mid), shown, font=fnt, fill=theme.INK, anchor="lm")
+        x += slot
+
+
 def render_hand(
     view: Any,
     *,
     table_id: str,
     seat_name: str,
     four_colour: bool = False,
+    names: Sequence[str] | None = None,
     tr: Callable[[str], str] = text.no_translation,
 ) -> bytes:
     """PNG bytes of ``view.hand`` (the view's own seat) for that player's private message."""
     img, _ = compose_hand(
-        view, table_id=table_id, seat_name=seat_name, four_colour=four_colour, tr=tr
+        view, table_id=table_id, seat_name=seat_name, four_colour=four_colour, names=names, tr=tr
     )
     return encode.png(img)

@@ -37,6 +37,7 @@ MESSAGES: tuple[str, ...] = (
     "Pass",
     "Take",
     "Last trick",
+    "On the table",
     # deal result
     "Deal {number}",
     "Table {table_id} · deal {number}",

@@ -164,7 +164,7 @@ def reference_images() -> dict[str, object]:
     """Name -> PIL image of every reference picture."""
     view = table_view(None)
     return {
-        "hand": compose_hand(table_view(0), table_id=TABLE_ID, seat_name=NAMES[0])[0],
+        "hand": compose_hand(table_view(0), table_id=TABLE_ID, seat_name=NAMES[0], names=NAMES)[0],
         "hand_four_colour": compose_hand(
             table_view(0), table_id=TABLE_ID, seat_name=NAMES[0], four_colour=True
         )[0],

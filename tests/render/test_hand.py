@@ -133,3 +133,16 @@ def test_four_colour_option_changes_the_faces():
 def test_size_goal_is_met():
     data = render_hand(samples.table_view(0), table_id="T-42", seat_name="Alice")
     assert len(data) < 150 * 1024
+
+
+def test_the_trick_on_the_table_is_shown_above_the_hand():
+    from dataclasses import replace
+
+    view = samples.table_view(0)
+    strip = (0, hand_mod.HEADER_H + 4, hand_mod.WIDTH, hand_mod.HEADER_H + 3 + hand_mod.STRIP_H)
+    with_trick, _ = compose_hand(view, table_id="T-42", seat_name="Alice", names=samples.NAMES)
+    empty, _ = compose_hand(replace(view, trick=()), table_id="T-42", seat_name="Alice")
+    colours = empty.crop(strip).getcolors(10)
+    assert colours is not None and len(colours) == 1 and close(colours[0][1], theme.FELT_DARK)
+    whites = sum(1 for px in with_trick.crop(strip).get_flattened_data() if min(px) > 245)
+    assert whites > 2 * 400  # two white card chips
