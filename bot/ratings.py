@@ -129,6 +129,17 @@ class Ratings:
         ) as cur:
             return [Rating(user_id, *row) for row in await cur.fetchall()]
 
+    async def find(self, who: str) -> tuple[str, str] | None:
+        """(user id, name) of a rated player named `who` (or with that id), if just one."""
+        async with self.conn.execute(
+            "SELECT DISTINCT user_id, name FROM ratings"
+            " WHERE user_id = ? OR name = ? COLLATE NOCASE",
+            (who, who),
+        ) as cur:
+            rows = await cur.fetchall()
+        ids = {u for u, _ in rows}
+        return (rows[0][0], rows[0][1]) if len(ids) == 1 else None
+
     async def record_match(
         self,
         match_ref: str,

@@ -79,7 +79,7 @@ def is_organiser(t: Tournament, user_id: str, is_admin: bool) -> bool:
     return is_admin or user_id == t.creator
 
 
-def _day(ts: float) -> str:
+def day_text(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
@@ -726,7 +726,7 @@ class TournamentService:
             tid=t.id,
             format=t.format.value,
             ruleset=t.ruleset,
-            closes=_day(t.closes_at) if t.closes_at else "",
+            closes=day_text(t.closes_at) if t.closes_at else "",
         )
 
     def numbers_text(self, t: Tournament, locale: str = "en") -> str:
@@ -737,8 +737,8 @@ class TournamentService:
                 tt(
                     "tour-info-ladder",
                     locale,
-                    opens=_day(t.opens_at or 0),
-                    closes=_day(t.closes_at or 0),
+                    opens=day_text(t.opens_at or 0),
+                    closes=day_text(t.closes_at or 0),
                     days=n.days,
                 )
             )

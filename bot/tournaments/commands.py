@@ -1,0 +1,438 @@
+"""`/tournament`, `/ladder`, `/stats` and `/leaderboard`: what the core's command router
+calls, the same on every platform.
+
+Each handler is `async (app, user, channel, args) -> list[Reply]`, where `app.tournaments`
+is the running `TournamentService` (see `attach_tournaments`). Bad input gets a friendly
+reply and changes nothing. A tournament is named `#N` (or a bare number where nothing
+else is numeric); without one, the newest of the channel is meant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+from bot.platform import Channel, Reply, User
+from bot.ratings import PROVISIONAL_MATCHES
+from bot.tournaments.model import Format, Numbers, Outcome
+from bot.tournaments.runner import (
+    Refusal,
+    TableHost,
+    TournamentService,
+    day_text,
+    is_organiser,
+)
+from bot.tournaments.store import Tournament, TournamentDB
+from bot.tournaments.texts import tt
+from engine import RULESETS
+
+Handler = Callable[[Any, User, Channel, list[str]], Awaitable[list[Reply]]]
+
+TOURNAMENT_USAGE = (
+    "/tournament create roundrobin|swiss|elimination [NAME] [--ruleset R] [--win N] [--draw N]"
+    " [--loss N] [--round-minutes N] [--rounds N] [--best-of 1|3] [--rotate-partners]"
+    " | join | withdraw | start | info | standings | pairings [#ID]"
+    " | drop PLAYER [#ID] | result MATCH a|b|draw [SCORE_A SCORE_B] [#ID]"
+)
+LADDER_USAGE = (
+    "/ladder create [RULESET] [NAME] [--days N] [--win N] [--draw N] [--loss N]"
+    " [--opens-in HOURS] | join | withdraw | info | standings [#ID]"
+)
+
+# option -> (Numbers field, lowest, highest)
+NUMBER_OPTIONS: dict[str, tuple[str, int, int]] = {
+    "--win": ("win", 0, 100),
+    "--draw": ("draw", 0, 100),
+    "--loss": ("loss", 0, 100),
+    "--round-minutes": ("round_minutes", 5, 24 * 60),
+    "--rounds": ("rounds", 1, 50),
+    "--best-of": ("best_of", 1, 3),
+    "--days": ("days", 1, 365),
+}
+
+
+async def attach_tournaments(app: Any, host: TableHost, db_path: str | None = None) -> Any:
+    """Start the tournament service on the app's scheduler, clock and platform, with its
+    own tables in the app's database file; sets and returns `app.tournaments`."""
+    path = db_path or getattr(app.store, "path", ":memory:")
+    db = await TournamentDB.open(path)
+    service = TournamentService(db, app.scheduler, app.clock, app.platform, host)
+    await service.start()
+    app.tournaments = service
+    return service
+
+
+def _service(app: Any) -> TournamentService:
+    service = getattr(app, "tournaments", None)
+    if service is None:
+        raise Refusal("tour-err-disabled")
+    return service
+
+
+def _refused(user: User, r: Refusal) -> list[Reply]:
+    return [Reply(tt(r.key, user.locale, **r.kwargs), ok=False)]
+
+
+def _whole(text: str, option: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise Refusal("tour-err-number", option=option, low=low, high=high) from None
+    if not low <= value <= high:
+        raise Refusal("tour-err-number", option=option, low=low, high=high)
+    return value
+
+
+def _pick(
+    service: TournamentService,
+    channel: Channel,
+    args: list[str],
+    *,
+    ladder: bool,
+    bare_number: bool = True,
+) -> Tournament:
+    """The tournament named by `#N` (or a bare N), else the newest of the channel."""
+    for a in args:
+        text = a[1:] if a.startswith("#") else (a if bare_number else "")
+        if text.isdigit():
+            t = service.get(int(text))
+            if t.is_ladder != ladder:
+                raise Refusal("tour-err-not-ladder" if ladder else "tour-err-ladder")
+            return t
+    here = service.in_channel(channel.id, ladder=ladder)
+    if not here:
+        raise Refusal("tour-err-none-here")
+    return here[0]
+
+
+def _numbers(args: list[str], allowed: set[str]) -> tuple[dict[str, Any], list[str]]:
+    """Pull `--option N` pairs out of `args`; returns the numbers and the other words."""
+    numbers: dict[str, Any] = {}
+    rest: list[str] = []
+    words = list(args)
+    while words:
+        a = words.pop(0)
+        low = a.lower()
+        if low == "--rotate-partners" and "--rotate-partners" in allowed:
+            numbers["rotate_partners"] = True
+        elif low in NUMBER_OPTIONS and low in allowed:
+            if not words:
+                raise Refusal("tour-err-usage", usage=f"{low} N")
+            name, lo, hi = NUMBER_OPTIONS[low]
+            numbers[name] = _whole(words.pop(0), low, lo, hi)
+        elif low.startswith("--") and low not in ("--ruleset", "--opens-in"):
+            raise Refusal("tour-err-option", value=a[:30])
+        else:
+            rest.append(a)
+    if "best_of" in numbers and numbers["best_of"] not in (1, 3):
+        raise Refusal("tour-err-best-of")
+    return numbers, rest
+
+
+def _ruleset(rest: list[str], default: str) -> tuple[str, list[str]]:
+    out: list[str] = []
+    ruleset = default
+    words = list(rest)
+    while words:
+        a = words.pop(0)
+        if a.lower() == "--ruleset":
+            if not words:
+                raise Refusal("tour-err-usage", usage="--ruleset R")
+            value = words.pop(0).lower()
+            if value not in RULESETS:
+                raise Refusal("tour-err-ruleset", value=value[:30], rulesets=", ".join(RULESETS))
+            ruleset = value
+        elif a.lower() in RULESETS:
+            ruleset = a.lower()
+        else:
+            out.append(a)
+    return ruleset, out
+
+
+def _checked(numbers: Numbers) -> Numbers:
+    if not numbers.win >= numbers.draw >= numbers.loss:
+        raise Refusal("tour-err-points")
+    return numbers
+
+
+def _default_ruleset(app: Any) -> str:
+    settings = getattr(app, "settings", None)
+    return getattr(settings, "ruleset", "club") if settings is not None else "club"
+
+
+# ---------------------------------------------------------------------- /tournament
+
+
+async def handle_tournament_command(
+    app: Any, user: User, channel: Channel, args: list[str]
+) -> list[Reply]:
+    try:
+        return await _tournament(app, user, channel, args)
+    except Refusal as r:
+        return _refused(user, r)
+
+
+async def _tournament(app: Any, user: User, channel: Channel, args: list[str]) -> list[Reply]:
+    service = _service(app)
+    if not args:
+        raise Refusal("tour-err-usage", usage=TOURNAMENT_USAGE)
+    sub, rest = args[0].lower(), args[1:]
+    loc = user.locale
+    if sub == "create":
+        if not rest:
+            raise Refusal("tour-err-usage", usage=TOURNAMENT_USAGE)
+        fmt_word = rest[0].lower().replace("-", "")
+        if fmt_word not in ("roundrobin", "swiss", "elimination"):
+            raise Refusal("tour-err-format", value=rest[0][:30])
+        allowed = {"--win", "--draw", "--loss", "--round-minutes", "--rounds", "--best-of"}
+        allowed.add("--rotate-partners")
+        values, words = _numbers(rest[1:], allowed)
+        ruleset, words = _ruleset(words, _default_ruleset(app))
+        numbers = _checked(replace(Numbers(), **values))
+        name = " ".join(words)[:60]
+        t = await service.create(user.id, channel.id, Format(fmt_word), name, ruleset, numbers)
+        return [
+            Reply(
+                tt(
+                    "tour-created",
+                    loc,
+                    name=t.name,
+                    tid=t.id,
+                    format=t.format.value,
+                    ruleset=t.ruleset,
+                )
+            )
+        ]
+    if sub == "join":
+        t = _pick(service, channel, rest, ladder=False)
+        await service.join(t.id, user.id, user.name)
+        return [Reply(tt("tour-joined", loc, name=t.name, tid=t.id))]
+    if sub == "withdraw":
+        t = _pick(service, channel, rest, ladder=False)
+        await service.withdraw(t.id, user.id)
+        return [Reply(tt("tour-withdrew", loc, name=t.name))]
+    if sub == "start":
+        t = _pick(service, channel, rest, ladder=False)
+        await service.start_event(t.id, user.id, user.is_admin)
+        return [Reply(tt("tour-started", loc, name=t.name))]
+    if sub == "info":
+        return [Reply(info_text(service, _pick(service, channel, rest, ladder=False), loc))]
+    if sub == "standings":
+        t = _pick(service, channel, rest, ladder=False)
+        text, image = await service.standings_post(t, loc)
+        return [Reply(text, image=image, image_name="standings.png")]
+    if sub == "pairings":
+        return [Reply(pairings_text(service, _pick(service, channel, rest, ladder=False), loc))]
+    if sub == "drop":
+        if not rest or rest[0].startswith("#"):
+            raise Refusal("tour-err-usage", usage="/tournament drop PLAYER [#ID]")
+        t = _pick(service, channel, rest[1:], ladder=False)
+        who = rest[0]
+        p = await service.drop(t.id, user.id, user.is_admin, who)
+        return [Reply(tt("tour-dropped", loc, who=p.name, name=t.name))]
+    if sub == "result":
+        return await _result(service, user, channel, rest)
+    raise Refusal("tour-err-usage", usage=TOURNAMENT_USAGE)
+
+
+async def _result(
+    service: TournamentService, user: User, channel: Channel, rest: list[str]
+) -> list[Reply]:
+    usage = "/tournament result MATCH a|b|draw [SCORE_A SCORE_B] [#ID]"
+    words = [w for w in rest if not w.startswith("#")]
+    if len(words) not in (2, 4) or not words[0].isdigit():
+        raise Refusal("tour-err-usage", usage=usage)
+    t = _pick(service, channel, rest, ladder=False, bare_number=False)
+    outcome = {"a": Outcome.A, "b": Outcome.B, "draw": Outcome.DRAW}.get(words[1].lower())
+    if outcome is None:
+        raise Refusal("tour-err-outcome")
+    scores = (0, 0)
+    if len(words) == 4:
+        scores = (
+            _whole(words[2], "SCORE_A", 0, 100_000),
+            _whole(words[3], "SCORE_B", 0, 100_000),
+        )
+    if not is_organiser(t, user.id, user.is_admin):
+        raise Refusal("tour-err-organiser", name=t.name)
+    m = await service.set_result(t.id, user.id, user.is_admin, int(words[0]), outcome, *scores)
+    return [Reply(tt("tour-result-set", user.locale, match=m.id, name=t.name))]
+
+
+def info_text(service: TournamentService, t: Tournament, loc: str = "en") -> str:
+    """The tournament's page: format, ruleset, state, organiser and its own numbers."""
+    creator = t.players[t.creator].name if t.creator in t.players else t.creator
+    players = [p.name for p in t.players.values() if p.status == "in"]
+    return tt(
+        "tour-info",
+        loc,
+        name=t.name,
+        tid=t.id,
+        format=t.format.value,
+        ruleset=t.ruleset,
+        status=tt(f"tour-status-{t.status}", loc),
+        creator=creator,
+        numbers=service.numbers_text(t, loc),
+        players=f"{len(players)}: {', '.join(players)}" if players else "0",
+    )
+
+
+def pairings_text(service: TournamentService, t: Tournament, loc: str = "en") -> str:
+    ev = t.event
+    if ev is None or ev.round == 0:
+        return tt("tour-no-rounds", loc)
+    lines = [tt("tour-post-round", loc, name=t.name, round=ev.round, lines="").rstrip()]
+    for m in ev.round_matches():
+        result = m.outcome.value if m.outcome else tt("tour-pairings-playing", loc)
+        lines.append(
+            tt(
+                "tour-pairings-line",
+                loc,
+                match=m.id,
+                a=service.side_name(t, m.a),
+                b=service.side_name(t, m.b),
+                result=result,
+            )
+        )
+    for e in ev.byes.get(ev.round, []):
+        lines.append(tt("tour-post-bye", loc, who=service.entrant_name(t, e)))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- /ladder
+
+
+async def handle_ladder_command(
+    app: Any, user: User, channel: Channel, args: list[str]
+) -> list[Reply]:
+    try:
+        return await _ladder(app, user, channel, args)
+    except Refusal as r:
+        return _refused(user, r)
+
+
+async def _ladder(app: Any, user: User, channel: Channel, args: list[str]) -> list[Reply]:
+    service = _service(app)
+    if not args:
+        raise Refusal("tour-err-usage", usage=LADDER_USAGE)
+    sub, rest = args[0].lower(), args[1:]
+    loc = user.locale
+    if sub == "create":
+        values, words = _numbers(rest, {"--win", "--draw", "--loss", "--days"})
+        opens_in = 0.0
+        if "--opens-in" in [w.lower() for w in words]:
+            i = [w.lower() for w in words].index("--opens-in")
+            if i + 1 >= len(words):
+                raise Refusal("tour-err-usage", usage="--opens-in HOURS")
+            opens_in = _whole(words[i + 1], "--opens-in", 0, 24 * 90) * 3600.0
+            words = words[:i] + words[i + 2 :]
+        ruleset, words = _ruleset(words, _default_ruleset(app))
+        numbers = _checked(replace(Numbers(), **values))
+        name = " ".join(words)[:60]
+        t = await service.create(
+            user.id, channel.id, Format.LADDER, name, ruleset, numbers, opens_in=opens_in
+        )
+        return [
+            Reply(
+                tt(
+                    "tour-ladder-created",
+                    loc,
+                    name=t.name,
+                    tid=t.id,
+                    ruleset=t.ruleset,
+                    days=numbers.days,
+                    opens=day_text(t.opens_at or 0),
+                )
+            )
+        ]
+    if sub == "join":
+        t = _pick(service, channel, rest, ladder=True)
+        await service.join(t.id, user.id, user.name)
+        return [Reply(tt("tour-joined", loc, name=t.name, tid=t.id))]
+    if sub == "withdraw":
+        t = _pick(service, channel, rest, ladder=True)
+        await service.withdraw(t.id, user.id)
+        return [Reply(tt("tour-withdrew", loc, name=t.name))]
+    if sub == "info":
+        return [Reply(info_text(service, _pick(service, channel, rest, ladder=True), loc))]
+    if sub == "standings":
+        t = _pick(service, channel, rest, ladder=True)
+        text, image = await service.standings_post(t, loc)
+        return [Reply(text, image=image, image_name="standings.png")]
+    raise Refusal("tour-err-usage", usage=LADDER_USAGE)
+
+
+# ---------------------------------------------------------------------- /stats, /leaderboard
+
+
+async def handle_stats_command(
+    app: Any, user: User, channel: Channel, args: list[str]
+) -> list[Reply]:
+    """`/stats [PLAYER]`: ratings per ruleset, provisional until enough matches."""
+    try:
+        service = _service(app)
+    except Refusal as r:
+        return _refused(user, r)
+    loc = user.locale
+    who_id, who_name = user.id, user.name
+    if args:
+        wanted = " ".join(args).lstrip("@")
+        found = await service.ratings.find(wanted)
+        if found is None:
+            return [Reply(tt("stats-none", loc, who=wanted[:40]), ok=False)]
+        who_id, who_name = found
+    ratings = await service.ratings.of_user(who_id)
+    if not ratings:
+        return [Reply(tt("stats-none", loc, who=who_name))]
+    lines = [tt("stats-title", loc, who=who_name)]
+    for r in ratings:
+        lines.append(
+            tt(
+                "stats-line",
+                loc,
+                ruleset=r.ruleset,
+                rating=r.display,
+                provisional=tt("stats-provisional", loc) if r.provisional else "",
+                matches=r.matches,
+                wins=r.wins,
+                draws=r.draws,
+                losses=r.losses,
+            )
+        )
+    return [Reply("\n".join(lines))]
+
+
+async def handle_leaderboard_command(
+    app: Any, user: User, channel: Channel, args: list[str]
+) -> list[Reply]:
+    """`/leaderboard [RULESET]`: the best established ratings (provisional ones left out)."""
+    try:
+        service = _service(app)
+        ruleset, _rest = _ruleset(args, _default_ruleset(app))
+    except Refusal as r:
+        return _refused(user, r)
+    loc = user.locale
+    board = await service.ratings.leaderboard(ruleset)
+    if not board:
+        return [Reply(tt("leaderboard-empty", loc, ruleset=ruleset, needed=PROVISIONAL_MATCHES))]
+    title = tt("leaderboard-title", loc, ruleset=ruleset)
+    lines = [title] + [
+        tt(
+            "leaderboard-line",
+            loc,
+            place=i + 1,
+            who=r.name or r.user_id,
+            rating=r.display,
+            matches=r.matches,
+        )
+        for i, r in enumerate(board)
+    ]
+    return [Reply("\n".join(lines))]
+
+
+COMMANDS: dict[str, Handler] = {
+    "tournament": handle_tournament_command,
+    "ladder": handle_ladder_command,
+    "stats": handle_stats_command,
+    "leaderboard": handle_leaderboard_command,
+}
