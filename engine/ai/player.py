@@ -16,13 +16,20 @@ from engine.actions import Action
 from engine.ai.bidding import heuristic_bid
 from engine.ai.heuristic import lowest_card, normal_card
 from engine.ai.knowledge import knowledge_from_view
-from engine.ai.search import SearchPlan, choose_card, play_weights
+from engine.ai.search import SearchPlan, Tier, choose_card, play_weights
 from engine.ai.tables import CONTRACT_CODES, POINTS, POWER
 
 LEVELS = ("easy", "normal", "hard", "expert")
 
-HARD_PLAN = SearchPlan(samples=12, dd_cards=16, max_samples=40)
-EXPERT_PLAN = SearchPlan(samples=20, dd_cards=24, max_samples=80)
+HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)))
+EXPERT_PLAN = SearchPlan(
+    (
+        Tier(16, 40, exact=True),
+        Tier(20, 24, exact=True),
+        Tier(24, 6, exact=True),
+        Tier(32, 40, exact=False),
+    )
+)
 
 
 class UnknownLevel(ValueError):

@@ -32,18 +32,32 @@ from engine.ai.tables import (
 
 
 @dataclass(frozen=True)
-class SearchPlan:
-    """How much a level looks ahead.
+class Tier:
+    """Up to ``cards`` cards left in hands: draw ``samples`` deals, solve them exactly
+    (``exact``) or play them out by rules of thumb."""
 
-    ``samples``: deals drawn per decision (a floor when a time budget is given);
-    ``dd_cards``: solve exactly when at most this many cards are left in hands;
-    ``bias``: follow the bidding when dealing the unseen cards.
+    cards: int
+    samples: int
+    exact: bool
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """How much a level looks ahead, by how many cards are left (first matching tier).
+
+    With a time budget, ``samples`` is a floor and sampling goes on up to ``max_factor``
+    times as many while time remains.  ``bias``: follow the bidding when dealing.
     """
 
-    samples: int
-    dd_cards: int
-    max_samples: int = 64
+    tiers: tuple[Tier, ...]
+    max_factor: int = 4
     bias: bool = True
+
+    def tier(self, cards_left: int) -> Tier:
+        for t in self.tiers:
+            if cards_left <= t.cards:
+                return t
+        return self.tiers[-1]
 
 
 def play_weights(k: Knowledge, bids: tuple[tuple[int, str], ...], turned: int | None):
@@ -155,13 +169,13 @@ def choose_card(
     melds = k.meld_pts
     belotes = k.belote_pts
     totals = dict.fromkeys(cards, 0.0)
-    left = k.cards_left
-    use_dd = left <= plan.dd_cards
+    tier = plan.tier(k.cards_left)
+    use_dd = tier.exact
     start = time.perf_counter() if budget_s is not None else 0.0
     n = 0
-    limit = plan.max_samples if budget_s is not None else plan.samples
+    limit = tier.samples * plan.max_factor if budget_s is not None else tier.samples
     while n < limit:
-        if budget_s is not None and n >= plan.samples and time.perf_counter() - start > budget_s:
+        if budget_s is not None and n >= tier.samples and time.perf_counter() - start > budget_s:
             break
         hands = draw(k, rng, weights)
         n += 1

@@ -77,12 +77,28 @@ class Solver:
         return self._search(hands, pos.leader, list(pos.trick), pos.won, alpha, beta)
 
     def root_values(self, pos: Position) -> dict[int, int]:
-        """Exact value of every legal card of the player to move."""
+        """Exact value of every legal card of the player to move (equivalent cards, which
+        must score the same, are solved once)."""
         seat = pos.to_move
-        legal = legal_mask(self.kind, self.code, pos.hands[seat], pos.trick)
+        hand = pos.hands[seat]
+        legal = legal_mask(self.kind, self.code, hand, pos.trick)
+        others = (pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]) & ~hand
+        for c in pos.trick:
+            others |= 1 << c
+        pts = POINTS[self.code]
         out: dict[int, int] = {}
-        for card in bits(legal):
-            out[card] = self.after(pos, card)
+        for suit in range(4):
+            run_value = None
+            run_pts = -1
+            for card in ORDER[self.code][suit]:
+                bit = 1 << card
+                if others & bit:
+                    run_value = None
+                elif legal & bit:
+                    if run_value is None or pts[card] != run_pts:
+                        run_value = self.after(pos, card)
+                        run_pts = pts[card]
+                    out[card] = run_value
         return out
 
     def after(self, pos: Position, card: int, alpha: int = -INF, beta: int = INF) -> int:
