@@ -681,7 +681,7 @@ class TournamentService:
                 "name": self.entrant_name(t, s.entrant)
                 + (f" {tt('tour-withdrawn-mark')}" if s.withdrawn else ""),
                 "points": s.points,
-                "tie_breaks": list(s.tiebreaks),
+                "tie_breaks": [_shown(v) for v in s.tiebreaks],
                 "played": s.played,
             }
             for s in t.event.standings()
@@ -773,6 +773,11 @@ class TournamentService:
             await self.platform.deliver(post)
         except Exception:
             log.exception("could not deliver a tournament post")
+
+
+def _shown(value: float) -> float | int:
+    """A tie-break as people read it: whole numbers without a decimal point."""
+    return round(value) if abs(value - round(value)) < 0.05 else round(value, 1)
 
 
 def render_picture(title: str, rows: list[dict[str, Any]], names: list[str]) -> bytes | None:

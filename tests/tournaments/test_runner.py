@@ -4,6 +4,7 @@ organisers, ladders, and a bot restart in the middle of a round."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import time
 from pathlib import Path
 
@@ -105,7 +106,10 @@ async def test_swiss_runs_to_the_end_without_rematches(rig: Rig) -> None:
     assert rounds == 4
     pairs = _pairs(rig, tid)
     assert len(pairs) == len(set(pairs)) == 12
-    assert any(p.key == f"tournament:{tid}:standings" for p in rig.platform.posts)
+    final = [p for p in rig.platform.posts if p.key == f"tournament:{tid}:standings"]
+    assert len(final) == 1 and "standings" in final[0].text
+    if importlib.util.find_spec("bot.render") is not None:  # the picture, when render is there
+        assert final[0].image is not None and final[0].image.startswith(b"\x89PNG")
     # seats: team a in 0 and 2, team b in 1 and 3 -> the request carries both teams whole
     req = next(iter(rig.host.opened.values()))
     assert len(req.team_a) == len(req.team_b) == 2
