@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.render import cards, encode, paint, text, theme
 from bot.render.order import card_label, sort_hand
-from bot.render.views import contract_trump, playable_cards
+from bot.render.views import bid_words, contract_trump, playable_cards
 
 CARD_W = 116
 CARD_H = cards.card_size(CARD_W)[1]
@@ -193,20 +193,56 @@ def _trick_strip(
     four_colour: bool,
     tr: Callable[[str], str],
 ) -> None:
-    """The cards already in the trick, each with who played it (public information)."""
-    if not getattr(view, "trick", ()):
-        return
+    """The cards already in the trick, each with who played it; while bidding, what each
+    seat said last (all public information)."""
     mid = HEADER_H + 3 + STRIP_H // 2
     small = text.font(20)
+
+    def who(seat: int, width: int) -> tuple[str, ImageFont.FreeTypeFont]:
+        fallback = tr("Seat {seat}").format(seat=seat + SEAT_BASE)
+        name = names[seat] if names is not None and len(names) == 4 else fallback
+        return text.fit_name(name, 20, max(30, width), fallback=fallback)
+
+    if getattr(view, "contract", None) is None and getattr(view, "bids", ()):
+        last: dict[int, str] = {}
+        for seat, bid in view.bids:
+            last[seat] = bid
+        x = 30
+        slot = (WIDTH - 30 - MARGIN) // 3
+        for seat, bid in list(last.items())[-3:]:
+            words, suit = bid_words(bid, tr)
+            bold = text.font(20, bold=True)
+            tail = text.text_width(words, bold) + (30 if suit else 0)
+            shown, fnt = who(seat, slot - tail - 30)
+            draw.text((x, mid), shown, font=fnt, fill=theme.INK, anchor="lm")
+            x2 = x + text.text_width(shown, fnt) + 10
+            if suit is not None:
+                paint.contract_mark(
+                    img,
+                    draw,
+                    (x2, mid - 13),
+                    suit,
+                    26,
+                    four_colour=four_colour,
+                    ink=theme.INK,
+                    no_trump="",
+                    all_trump="",
+                )
+            else:
+                draw.text((x2, mid), words, font=bold, fill=theme.GOLD, anchor="lm")
+            x += slot
+        return
+    if not getattr(view, "trick", ()):
+        if view.to_move == view.seat and getattr(view, "contract", None) is not None:
+            draw.text((30, mid), tr("You lead"), font=small, fill=theme.INK_DIM, anchor="lm")
+        return
     label = tr("On the table")
     draw.text((30, mid), label, font=small, fill=theme.INK_DIM, anchor="lm")
     x = 30 + text.text_width(label, small) + 16
     slot = (WIDTH - x - MARGIN) // 3
     for seat, card in view.trick:
         end = paint.card_chip(img, draw, (x, mid - 16), card, 32, four_colour=four_colour)
-        fallback = tr("Seat {seat}").format(seat=seat + SEAT_BASE)
-        who = names[seat] if names is not None and len(names) == 4 else fallback
-        shown, fnt = text.fit_name(who, 20, slot - (end - x) - 24, fallback=fallback)
+        shown, fnt = who(seat, slot - (end - x) - 24)
         draw.text((end + 8, mid), shown, font=fnt, fill=theme.INK, anchor="lm")
         x += slot
 

@@ -38,6 +38,7 @@ MESSAGES: tuple[str, ...] = (
     "Take",
     "Last trick",
     "On the table",
+    "You lead",
     # deal result
     "Deal {number}",
     "Table {table_id} · deal {number}",

@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import cards, encode, paint, text, theme
 from bot.render.hand import SEAT_BASE
+from bot.render.views import bid_words
 
 WIDTH, HEIGHT = 1000, 740
 HEADER_H = 96
@@ -69,23 +70,6 @@ def _background(accent: tuple[int, int, int]) -> Image.Image:
 def _place(seat: int, bottom: int) -> int:
     """0 bottom, 1 right, 2 top, 3 left."""
     return (seat - bottom) % 4
-
-
-def bid_words(bid: str, tr: Callable[[str], str]) -> tuple[str, str | None]:
-    """A bid's words and, for a suit, the suit letter drawn as a shape beside them."""
-    kind, _, arg = bid.partition(" ")
-    if kind == "bid":
-        if arg == "NT":
-            return tr("No trump"), None
-        if arg == "AT":
-            return tr("All trump"), None
-        return "", arg
-    return {
-        "pass": tr("Pass"),
-        "take": tr("Take"),
-        "contre": tr("Contre"),
-        "recontre": tr("Recontre"),
-    }.get(kind, kind), None
 
 
 def _clock(

@@ -7,6 +7,7 @@ with those names: the engine's own, or a test's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -33,3 +34,20 @@ def get(obj: Any, name: str, default: Any = None) -> Any:
     if isinstance(obj, dict):
         return obj.get(name, default)
     return getattr(obj, name, default)
+
+
+def bid_words(bid: str, tr: Callable[[str], str]) -> tuple[str, str | None]:
+    """A bid's words and, for a suit, the suit letter drawn as a shape beside them."""
+    kind, _, arg = bid.partition(" ")
+    if kind == "bid":
+        if arg == "NT":
+            return tr("No trump"), None
+        if arg == "AT":
+            return tr("All trump"), None
+        return "", arg
+    return {
+        "pass": tr("Pass"),
+        "take": tr("Take"),
+        "contre": tr("Contre"),
+        "recontre": tr("Recontre"),
+    }.get(kind, kind), None

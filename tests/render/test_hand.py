@@ -141,7 +141,7 @@ def test_the_trick_on_the_table_is_shown_above_the_hand():
     view = samples.table_view(0)
     strip = (0, hand_mod.HEADER_H + 4, hand_mod.WIDTH, hand_mod.HEADER_H + 3 + hand_mod.STRIP_H)
     with_trick, _ = compose_hand(view, table_id="T-42", seat_name="Alice", names=samples.NAMES)
-    empty, _ = compose_hand(replace(view, trick=()), table_id="T-42", seat_name="Alice")
+    empty, _ = compose_hand(replace(view, trick=(), to_move=1), table_id="T-42", seat_name="Alice")
     colours = empty.crop(strip).getcolors(10)
     assert colours is not None and len(colours) == 1 and close(colours[0][1], theme.FELT_DARK)
     whites = sum(1 for px in with_trick.crop(strip).get_flattened_data() if min(px) > 245)
