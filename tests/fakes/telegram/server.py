@@ -817,6 +817,17 @@ class FakeTelegram:
             }
         return {"status": "member", "user": user.to_api()}
 
+    async def _api_getChatAdministrators(
+        self, params: dict[str, Any], files: Any
+    ) -> list[dict[str, Any]]:
+        chat = self._chat(params)
+        if chat.type == "private":
+            raise bad_request("there are no administrators in the private chat")
+        out = []
+        for user_id in sorted(chat.admins | ({chat.creator} if chat.creator else set())):
+            out.append(await self._api_getChatMember({"chat_id": chat.id, "user_id": user_id}, {}))
+        return out
+
     async def _api_sendChatAction(self, params: dict[str, Any], files: Any) -> bool:
         self._chat(params)
         return True
