@@ -17,7 +17,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sim.add_argument("--format", required=True, choices=["roundrobin", "swiss", "elimination"])
     sim.add_argument("--entrants", required=True, type=int, help="teams or players, 2 or more")
-    sim.add_argument("--rounds", type=int, default=None, help="Swiss rounds (default 5)")
+    sim.add_argument(
+        "--rounds", type=int, default=None, help="Swiss rounds (default: about log2 of N)"
+    )
     sim.add_argument("--best-of", type=int, default=1, choices=[1, 3], dest="best_of")
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument(

@@ -148,4 +148,9 @@ class NoPairing(Exception):
     """A round cannot be paired without breaking a rule (a rematch, a second bye).
 
     The event ends cleanly and the organiser is told; a pairing is never repeated silently.
+    `kind` says which rule: "rematch" or "bye" (everyone has sat out already).
     """
+
+    def __init__(self, message: str, kind: str = "rematch") -> None:
+        super().__init__(message)
+        self.kind = kind

@@ -289,8 +289,8 @@ class TournamentService:
                 return
             try:
                 plan = ev.start_round()
-            except NoPairing:
-                await self._finish(t, no_pairing_round=ev.round + 1)
+            except NoPairing as exc:
+                await self._finish(t, no_pairing=(ev.round + 1, exc.kind))
                 return
             lines = [
                 tt(
@@ -353,7 +353,7 @@ class TournamentService:
                 if slot.table_ref is not None:
                     await self.host.close_tournament_table(slot.table_ref, "decided")
 
-    async def _finish(self, t: Tournament, *, no_pairing_round: int | None = None) -> None:
+    async def _finish(self, t: Tournament, *, no_pairing: tuple[int, str] | None = None) -> None:
         ev = t.event
         t.status = "over"
         for key in list(t.deadlines):
@@ -361,8 +361,10 @@ class TournamentService:
         if ev is not None and not ev.finished:
             ev.finish(ev.end_reason or "over")
         t.end_reason = ev.end_reason if ev is not None else "over"
-        if no_pairing_round is not None:
-            text = tt("tour-post-no-pairing", name=t.name, round=no_pairing_round)
+        if no_pairing is not None:
+            r, kind = no_pairing
+            key = "tour-post-no-pairing-bye" if kind == "bye" else "tour-post-no-pairing"
+            text = tt(key, name=t.name, round=r)
             await self._post(t, "no-pairing", text)
             await self._post(t, "no-pairing", text, to_user=t.creator)
         winner = ""

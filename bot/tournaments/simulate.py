@@ -53,6 +53,9 @@ def simulate(
     rng = random.Random(seed)
     ratings = sim_ratings(entrants)
     base = numbers or Numbers()
+    if rounds is None and Format(fmt) is Format.SWISS:
+        # about log2(N) rounds, as many as the field allows without a rematch
+        rounds = min(max(1, (entrants - 1).bit_length()), entrants - 1 + entrants % 2)
     numbers = Numbers(
         **{
             **base.to_json(),

@@ -43,7 +43,7 @@ def pair_swiss(
     if len(order) % 2:
         bye = next((e for e in reversed(order) if e not in had), None)
         if bye is None:
-            raise NoPairing("everyone has sat out once already: nobody may sit out twice")
+            raise NoPairing("everyone has sat out once already: nobody may sit out twice", "bye")
         field = [e for e in order if e != bye]
     pairs, left = _greedy(field, points, met_sets)
     if not left:
@@ -197,7 +197,7 @@ class Swiss(Event):
         active = set(self.active())
         order = [s.entrant for s in self.standings() if s.entrant in active]
         if len(order) < 2:
-            raise NoPairing("fewer than two entrants are left")
+            raise NoPairing("fewer than two entrants are left", "few")
         had = {e for sitting in self.byes.values() for e in sitting}
         result = pair_swiss(order, self.points(), self.opponents(), had)
         return RoundPlan(

@@ -60,6 +60,7 @@ ENGLISH: dict[str, str] = {
     "tour-post-over": "{name} is over. {winner}",
     "tour-post-winner": "Winner: {who}.",
     "tour-post-no-pairing": "{name}: round {round} cannot be paired without a rematch, so the event ends here and the standings are final.",
+    "tour-post-no-pairing-bye": "{name}: round {round} would need someone to sit out a second time, so the event ends here and the standings are final.",
     "tour-post-ladder-open": "Ladder {name} is open: every rated {ruleset} match from the lobby counts until {closes}.",
     "tour-post-ladder-closed": "Ladder {name} is closed.",
     # pages
