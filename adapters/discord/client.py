@@ -51,6 +51,18 @@ class BeloteClient(discord.Client):
         self.guild_ids = guild_ids
         register_commands(self.tree, self.adapter)
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click on one of our buttons that is no longer on the message (an old client
+        still showing a stale hand): discord.py's dynamic items skip those, but the player
+        must hear why nothing happened, so the core gets the press and answers it."""
+        if interaction.type != discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        action = ActionButton.action_of(custom_id)
+        if action is None or _on_message(interaction.message, custom_id):
+            return  # not ours, or ActionButton.callback handles it
+        await self.adapter.on_press(interaction, action)
+
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ActionButton)
         if not self.sync_commands:
@@ -62,6 +74,16 @@ class BeloteClient(discord.Client):
                 await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+
+def _on_message(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            if getattr(child, "custom_id", None) == custom_id:
+                return True
+    return False
 
 
 class DiscordBot:

@@ -64,6 +64,12 @@ class ActionButton(
         self.action = action
 
     @classmethod
+    def action_of(cls, custom_id: str) -> str | None:
+        """The core's action in one of our custom ids, or None if it is not ours."""
+        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        return match["action"] if match else None
+
+    @classmethod
     async def from_custom_id(  # type: ignore[override]
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ActionButton:

@@ -1,0 +1,229 @@
+"""A whole match on the fake Discord, as people play it: slash commands and clicks in,
+and assertions on what the real discord.py bot sent back.
+
+Alice plays with three bots (fast core settings: no seed window, no drand, no bot pause;
+the bots move when the test lets the fake scheduler run). Along the way: a click from the
+wrong user, a stale button, a double click, and a restart of the bot (a new discord.py
+client and a new core on the same database) after which the old buttons still work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from bot.i18n import _
+from engine.recipe import commitment
+from tests.discord.conftest import World
+from tests.fakes.discord import EPHEMERAL
+
+HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
+
+
+def enabled(world: World, message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [b for b in world.fake.buttons(message["id"]) if not b.get("disabled")]
+
+
+def callback_of(world: World, interaction: Any) -> Any:
+    found = world.fake.requests_to("POST", rf"/interactions/{interaction.id}/.+/callback")
+    assert len(found) == 1, "every interaction is answered exactly once"
+    return found[0]
+
+
+async def answer_text(world: World, interaction: Any) -> tuple[int, str, int]:
+    """(callback type, content, flags) of the bot's answer to an interaction."""
+    kind = await interaction.response()
+    data = interaction.callback_data or {}
+    return kind, data.get("content") or "", int(data.get("flags") or 0)
+
+
+def table_patches(world: World, table_id: str) -> int:
+    return len(world.fake.requests_to("PATCH", rf"/channels/\d+/messages/{table_id}"))
+
+
+async def test_whole_match_with_restart(world: World) -> None:
+    fake, alice, bob, channel = world.fake, world.alice, world.bob, world.channel
+    await world.start_bot()
+    registered = {c["name"] for c in fake.global_commands}
+    assert {"table", "play", "bid", "hand", "score", "seed", "verify", "replay", "rules"} <= (
+        registered
+    )
+    table_cmd = next(c for c in fake.global_commands if c["name"] == "table")
+    subs = {o["name"] for o in table_cmd["options"]}
+    assert {"create", "join", "leave", "start", "addbot", "close"} <= subs
+    create = next(o for o in table_cmd["options"] if o["name"] == "create")
+    ruleset = next(o for o in create["options"] if o["name"] == "ruleset")
+    assert {c["value"] for c in ruleset["choices"]} == {"classic", "club", "bulgarian"}
+
+    # --- the lobby -----------------------------------------------------------------------
+    created = await fake.slash(
+        alice, channel, "table", {"ruleset": "club", "target": 1}, subcommand="create"
+    )
+    kind, text, flags = await answer_text(world, created)
+    assert kind == 4 and flags & EPHEMERAL and "t1" in text
+    await fake.wait_for(lambda: world.table_messages())
+    table = world.table_messages()[0]
+    table_id = table["id"]
+    assert [b["label"] for b in fake.buttons(table_id)] == ["Join"]
+
+    join = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":join"))
+    click = await fake.click(bob, table_id, join["custom_id"])
+    kind, text, flags = await answer_text(world, click)
+    assert kind == 4 and flags & EPHEMERAL and "t1" in text
+    assert "Bob" in fake.messages[table_id]["content"]
+    left = await fake.slash(bob, channel, "table", {}, subcommand="leave")
+    assert (await answer_text(world, left))[2] & EPHEMERAL
+    assert "Bob" not in fake.messages[table_id]["content"]
+
+    for _n in range(3):
+        added = await fake.slash(alice, channel, "table", {"level": "easy"}, subcommand="addbot")
+        assert (await answer_text(world, added))[2] & EPHEMERAL
+    assert len(world.table_messages()) == 1, "the table message is edited, never re-posted"
+    start = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":start"))
+
+    # bob is not the host: refused privately, nothing changes
+    before = (table_patches(world, table_id), len(world.public()))
+    refused = await fake.click(bob, table_id, start["custom_id"])
+    kind, text, flags = await answer_text(world, refused)
+    assert kind == 4 and flags & EPHEMERAL and text == _("err-host-only", "en", table="t1")
+    assert (table_patches(world, table_id), len(world.public())) == before
+
+    # --- the start: the commitment in public, alice's hand in private ------------------------
+    started = await fake.click(alice, table_id, start["custom_id"])
+    assert await started.response() == 4
+    hand_id = started.original_id
+    assert hand_id is not None
+    hand = fake.messages[hand_id]
+    assert hand["flags"] & EPHEMERAL and fake.meta[hand_id].visible_to == alice.id
+    assert hand["attachments"][0]["filename"] == "hand.png"
+    upload = callback_of(world, started).files[0]
+    assert upload.data.startswith(b"\x89PNG")
+    await fake.wait_for(lambda: any("commitment" in m["content"] for m in world.public()))
+    commit_post = next(m for m in world.public() if "commitment" in m["content"])
+    committed = HEX64.search(commit_post["content"])
+    assert committed is not None
+    assert hand not in fake.visible_messages(bob, channel)
+    table = fake.messages[table_id]
+    assert table["attachments"][0]["filename"] == "table.png"
+    assert [b["label"] for b in fake.buttons(table_id)] == ["Show my hand"]
+
+    # --- the match -----------------------------------------------------------------------------
+    checks = {"wrong_user", "stale", "double", "restart", "autocomplete", "show_hand"}
+    done: set[str] = set()
+    clicks = 0
+    for _turn in range(200):
+        await world.bots_play()
+        assert world.bot is not None
+        if world.bot.app.tables[1].run.over:
+            break
+        await fake.wait_for(lambda: world.live_hand(alice) is not None)
+        live = world.live_hand(alice)
+        assert live is not None
+        buttons = enabled(world, live)
+        labels = [b["label"] for b in buttons]
+
+        if "wrong_user" not in done:
+            # bob forges a click on alice's card: the core refuses, nothing changes
+            versions = len(fake.meta[live["id"]].versions)
+            patches = table_patches(world, table_id)
+            forged = await fake.click(bob, live["id"], buttons[0]["custom_id"], force=True)
+            kind, text, flags = await answer_text(world, forged)
+            assert kind == 4 and flags & EPHEMERAL
+            assert text == _("err-not-your-hand", "en")
+            assert len(fake.meta[live["id"]].versions) == versions
+            assert table_patches(world, table_id) == patches
+            done.add("wrong_user")
+
+        if "autocomplete" not in done and all(
+            re.fullmatch(r"[2-9TJQKA][CDHS]", x[:2]) for x in labels
+        ):
+            choices = await fake.autocomplete(alice, channel, "play", {"card": ""}, "card")
+            assert {c["value"] for c in choices} == {x[:2] for x in labels}
+            done.add("autocomplete")
+
+        if "show_hand" not in done and clicks >= 2:
+            # "Show my hand" on the table message: a fresh private copy with the same buttons
+            show = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":hand"))
+            shown = await fake.click(alice, table_id, show["custom_id"])
+            assert await shown.response() == 4
+            copy = fake.messages[shown.original_id or ""]
+            assert copy["flags"] & EPHEMERAL
+            assert [b["label"] for b in enabled(world, copy)] == labels
+            assert copy not in fake.visible_messages(bob, channel)
+            done.add("show_hand")
+            continue
+
+        if "restart" not in done and clicks >= 4:
+            before_identify = fake.identify_count
+            await world.stop_bot()
+            await world.start_bot()
+            assert fake.identify_count == before_identify + 1
+            assert len(world.table_messages()) == 1, "after a restart too, the table is edited"
+            old = await fake.click(alice, live["id"], buttons[0]["custom_id"])
+            assert await old.response() == 7, "the old hand is updated in place"
+            assert fake.meta[live["id"]].versions[-1]["id"] == live["id"]
+            done.add("restart")
+            clicks += 1
+            continue
+
+        if "double" not in done and clicks >= 3:
+            first = await fake.click(alice, live["id"], buttons[0]["custom_id"])
+            second = await fake.click(alice, live["id"], buttons[0]["custom_id"])
+            kinds = sorted([await first.response(), await second.response()])
+            assert kinds == [4, 7]
+            late = first if first.callback_type == 4 else second
+            assert late.callback_data is not None
+            assert late.callback_data["content"] == _("err-double-press", "en")
+            assert late.callback_data["flags"] & EPHEMERAL
+            done.add("double")
+            clicks += 1
+            continue
+
+        pressed = buttons[0]
+        click = await fake.click(alice, live["id"], pressed["custom_id"])
+        kind = await click.response()
+        clicks += 1
+        if world.bot.app.tables[1].run.over:
+            assert kind in (6, 7)  # the last card: the core shows the end on the table
+            break
+        assert kind == 7, "a click updates the hand in place"
+        after = fake.messages[live["id"]]
+        assert after["attachments"] and after["attachments"][0]["filename"] == "hand.png"
+
+        if "stale" not in done and len(buttons) >= 2:
+            stale = await fake.click(alice, live["id"], buttons[1]["custom_id"], force=True)
+            kind, text, flags = await answer_text(world, stale)
+            assert kind == 4 and flags & EPHEMERAL
+            assert text == _("err-stale-button", "en")
+            done.add("stale")
+    else:
+        raise AssertionError("the match did not end")
+
+    print("checks done:", sorted(done), "clicks:", clicks)
+    assert done == checks, done
+    app = world.bot.app  # type: ignore[union-attr]
+    assert app.tables[1].run.over
+
+    # --- the end: the server seed in public, and it matches the commitment ------------------------
+    revealed = [
+        seed
+        for m in world.public()
+        if m["id"] != commit_post["id"]
+        for seed in HEX64.findall(m["content"])
+    ]
+    assert any(commitment(bytes.fromhex(s)) == committed.group(0) for s in revealed)
+    assert len(world.table_messages()) == 1
+    assert len(fake.meta[table_id].versions) > 10
+
+    verify = await fake.slash(alice, channel, "verify")
+    kind, text, flags = await answer_text(world, verify)
+    assert kind == 4 and not flags & EPHEMERAL, "/verify answers in the channel"
+    assert "m1" in text
+
+    unanswered = [i for i in fake.interactions.values() if i.callback_type is None]
+    assert not unanswered
+    assert all(r.status < 400 for r in fake.requests), [
+        (r.method, r.path, r.status) for r in fake.requests if r.status >= 400
+    ]
+    await asyncio.sleep(0)
