@@ -155,7 +155,17 @@ def compose_table(
     return img, layout
 
 
-def _header(img, draw, view, table_id, shown, time_left, accent, four_colour, tr) -> None:
+def _header(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Any,
+    table_id: str,
+    shown: list[str],
+    time_left: float | None,
+    accent: tuple[int, int, int],
+    four_colour: bool,
+    tr: Callable[[str], str],
+) -> None:
     title = text.font(28, bold=True)
     small = text.font(20)
     label = text.fit(tr("Table {table_id}").format(table_id=table_id), title, 330)
@@ -246,7 +256,19 @@ def _header(img, draw, view, table_id, shown, time_left, accent, four_colour, tr
 
 
 def _seat_panel(
-    img, draw, layout, view, seat, place, name, bid, belote, melds, contract, four_colour, tr
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    layout: TableLayout,
+    view: Any,
+    seat: int,
+    place: int,
+    name: str,
+    bid: str | None,
+    belote: bool,
+    melds: int,
+    contract: Any,
+    four_colour: bool,
+    tr: Callable[[str], str],
 ) -> None:
     cx, cy = PANEL_CENTRES[place]
     box = (cx - PANEL_W // 2, cy - PANEL_H // 2, cx + PANEL_W // 2, cy + PANEL_H // 2)
@@ -323,7 +345,16 @@ def _seat_panel(
         x2 += w + 6
 
 
-def _last_trick(img, draw, layout, trick, bottom, shown, four_colour, tr) -> None:
+def _last_trick(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    layout: TableLayout,
+    trick: Any,
+    bottom: int,
+    shown: list[str],
+    four_colour: bool,
+    tr: Callable[[str], str],
+) -> None:
     """The last trick in the bottom-left corner: four small cards, the winner's ringed."""
     w, h = MINI_W, cards.card_size(MINI_W)[1]
     n = len(trick.cards)

@@ -18,6 +18,7 @@ from bot.render import assets
 _HAS_RAQM = features.check("raqm")
 _NOTDEF_PROBE = "\U0010fffd"  # a private-use code point no font we ship maps
 ELLIPSIS = "…"
+MAX_NAME = 120  # longer names are cut before anything else (no picture shows more)
 
 
 @lru_cache(maxsize=64)
@@ -65,7 +66,8 @@ def clean_name(name: str, fallback: str) -> str:
 
     Whitespace runs collapse to one space, so "Ann\\u200b\\u200b  Lee" stays tidy.
     """
-    kept = "".join(ch if has_glyph(ch) else " " for ch in unicodedata.normalize("NFC", name))
+    name = unicodedata.normalize("NFC", name[:MAX_NAME])
+    kept = "".join(ch if has_glyph(ch) else " " for ch in name)
     kept = " ".join(kept.split())
     if not any(ch.isalnum() or unicodedata.category(ch).startswith("S") for ch in kept):
         return fallback

@@ -158,3 +158,9 @@ def test_size_goal_is_met():
         samples.table_view(), table_id="T-42", names=NAMES, time_left=30, show_last_trick=True
     )
     assert len(data) < 150 * 1024
+
+
+def test_a_huge_name_is_cut_early():
+    names = ["Ж" * 20000, "b", "c", "d"]
+    _, layout = compose_table(samples.table_view(), table_id="T-42", names=names)
+    assert layout.shown_names[0].endswith("…") and len(layout.shown_names[0]) < 40
