@@ -37,6 +37,8 @@ MESSAGES: tuple[str, ...] = (
     "Pass",
     "Take",
     "Last trick",
+    "Match over",
+    "Won by {team}",
     "On the table",
     "You lead",
     # deal result

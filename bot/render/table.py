@@ -150,6 +150,9 @@ def compose_table(
         fnt = text.font(20, bold=True)
         draw.text((CX, xy[1] + TRICK_H + 22), tr("Turned"), font=fnt, fill=theme.INK, anchor="mm")
 
+    if str(getattr(view, "phase", "")) == "over":
+        _match_over(draw, view, shown, tr)
+
     if show_last_trick and getattr(view, "tricks", ()):
         _last_trick(img, draw, layout, view.tricks[-1], bottom, shown, four_colour, tr)
     return img, layout
@@ -343,6 +346,22 @@ def _seat_panel(
             break
         paint.pill(draw, (x2, by + 1, x2 + w, by + 27), fill, label, small, ink)
         x2 += w + 6
+
+
+def _match_over(
+    draw: ImageDraw.ImageDraw, view: Any, shown: list[str], tr: Callable[[str], str]
+) -> None:
+    """A banner in the middle naming the winning team (the higher score: a match never
+    ends level)."""
+    scores = view.scores
+    team = 0 if scores[0] > scores[1] else 1
+    box = (CX - 200, CY - 60, CX + 200, CY + 60)
+    paint.panel(draw, box, fill=theme.HEADER, edge=theme.TEAM[team], width=4)
+    title = text.font(30, bold=True)
+    draw.text((CX, CY - 22), tr("Match over"), font=title, fill=theme.GOLD, anchor="mm")
+    winners = tr("Won by {team}").format(team=text.pair(tr, shown[team], shown[team + 2]))
+    winners, fnt = text.fit_name(winners, 22, 370, fallback=winners, min_size=16)
+    draw.text((CX, CY + 24), winners, font=fnt, fill=theme.TEAM[team], anchor="mm")
 
 
 def _last_trick(

@@ -164,3 +164,19 @@ def test_a_huge_name_is_cut_early():
     names = ["Ж" * 20000, "b", "c", "d"]
     _, layout = compose_table(samples.table_view(), table_id="T-42", names=names)
     assert layout.shown_names[0].endswith("…") and len(layout.shown_names[0]) < 40
+
+
+def test_match_over_banner_names_the_winners():
+    from dataclasses import replace
+
+    from engine import Phase
+
+    view = replace(
+        samples.table_view(), phase=Phase.OVER, to_move=None, trick=(), scores=(120, 160)
+    )
+    over, _ = compose_table(view, table_id="T-42", names=NAMES)
+    playing, _ = compose_table(replace(view, phase=Phase.PLAY), table_id="T-42", names=NAMES)
+    centre = (table.CX - 190, table.CY - 50, table.CX + 190, table.CY + 50)
+    assert ImageChops.difference(over.crop(centre), playing.crop(centre)).getbbox() is not None
+    orange = sum(1 for px in over.crop(centre).get_flattened_data() if close(px, theme.TEAM[1], 20))
+    assert orange > 300  # the winners' names in their team colour
