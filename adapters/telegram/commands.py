@@ -24,6 +24,7 @@ GROUP_COMMANDS: tuple[str, ...] = (
     "addbot",
     "start",
     "bid",
+    "pass",
     "play",
     "belote",
     "hand",
@@ -43,6 +44,7 @@ PRIVATE_COMMANDS: tuple[str, ...] = (
     "start",
     "hand",
     "bid",
+    "pass",
     "play",
     "belote",
     "seed",
@@ -57,12 +59,29 @@ def menu(names: tuple[str, ...], locale: str = "en") -> list[BotCommand]:
     return [BotCommand(name, text(f"telegram-cmd-{name}", locale)[:256]) for name in names]
 
 
-def scopes(locale: str = "en") -> list[tuple[BotCommandScope, list[BotCommand]]]:
-    """Which menu each kind of chat shows."""
+def core_commands(core: object) -> frozenset[str] | None:
+    """The command names the core answers, when it can tell (None: assume all)."""
+    names = getattr(core, "command_names", None)
+    if callable(names):
+        return frozenset(names())
+    handlers = getattr(core, "_handlers", None)
+    if callable(handlers):
+        return frozenset(name.split("-")[0] for name in handlers())
+    return None
+
+
+def scopes(
+    known: frozenset[str] | None = None, locale: str = "en"
+) -> list[tuple[BotCommandScope, list[BotCommand]]]:
+    """Which menu each kind of chat shows (only commands the core knows, when it says)."""
+
+    def keep(names: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(n for n in names if known is None or n in known)
+
     return [
-        (BotCommandScopeDefault(), menu(GROUP_COMMANDS, locale)),
-        (BotCommandScopeAllGroupChats(), menu(GROUP_COMMANDS, locale)),
-        (BotCommandScopeAllPrivateChats(), menu(PRIVATE_COMMANDS, locale)),
+        (BotCommandScopeDefault(), menu(keep(GROUP_COMMANDS), locale)),
+        (BotCommandScopeAllGroupChats(), menu(keep(GROUP_COMMANDS), locale)),
+        (BotCommandScopeAllPrivateChats(), menu(keep(PRIVATE_COMMANDS), locale)),
     ]
 
 

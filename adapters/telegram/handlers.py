@@ -87,6 +87,10 @@ class Bridge:
                 return
         user = await self._user(tg_user, chat)
         channel = ids.channel(chat.id, thread)
+        if private:
+            # "/play TD" typed next to a hand means: at that hand's table.
+            origin = self.memory.latest_origin(chat.id)
+            channel = Channel(origin) if origin else channel
         try:
             replies = await self.core.command(user, channel, typed)
         except Exception as exc:

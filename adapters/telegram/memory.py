@@ -130,6 +130,11 @@ class Memory:
         """The channel of the table a private message belongs to, if it is one of ours."""
         return self.origins.get((chat_id, message_id))
 
+    def latest_origin(self, chat_id: int) -> str | None:
+        """The table channel of the newest message we sent to this private chat."""
+        mine = [(mid, ch) for (cid, mid), ch in self.origins.items() if cid == chat_id]
+        return max(mine)[1] if mine else None
+
     async def set_started(self, user: int, started: bool) -> None:
         if started == (user in self.started):
             return

@@ -22,7 +22,7 @@ from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, Mess
 
 from bot.platform import Button, Platform, Post
 
-from .commands import scopes
+from .commands import core_commands, scopes
 from .config import TelegramConfig, Webhook, api_urls
 from .delivery import Outbox, describe
 from .handlers import Bridge
@@ -125,7 +125,7 @@ class TelegramAdapter:
         ptb.add_handler(CallbackQueryHandler(bridge.on_press))
         ptb.add_error_handler(self._on_error)
 
-        for scope, commands in scopes():
+        for scope, commands in scopes(core_commands(core)):
             await ptb.bot.set_my_commands(commands, scope=scope)
         await core.start()  # resumes unfinished tables: their messages are edited in place
         await ptb.start()

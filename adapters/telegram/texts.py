@@ -32,6 +32,7 @@ ENGLISH: dict[str, str] = {
     "telegram-cmd-addbot": "Seat a bot: /addbot [level]",
     "telegram-cmd-start": "Start the match (in a group); open your hands (in private)",
     "telegram-cmd-bid": "Bid: /bid pass | /bid 80 hearts | /bid coinche",
+    "telegram-cmd-pass": "Pass (bidding)",
     "telegram-cmd-play": "Play a card: /play TD",
     "telegram-cmd-belote": "Announce belote",
     "telegram-cmd-hand": "Show my hand in our private chat",

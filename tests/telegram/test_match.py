@@ -289,3 +289,28 @@ def _dump(tg: FakeTelegram, adapter: TelegramAdapter, alice: FakeUser, group: Fa
             print(chat, m.message_id, m.version, repr(m.shown_text[:300]), m.callback_data())
     print("shown", adapter.memory.shown if adapter.memory else None)
     print("calls", [(c.method, c.status, c.description) for c in tg.calls[-30:]])
+
+
+async def test_webhook_mode(tg: FakeTelegram, tmp_path: Path, unused_tcp_port: int) -> None:
+    """Telegram POSTs updates to our listener; a wrong secret is refused."""
+    from aiohttp import ClientSession
+
+    from adapters.telegram import TelegramConfig, Webhook
+    from tests.telegram.conftest import TEST_LIMITS, core_factory
+
+    url = f"http://127.0.0.1:{unused_tcp_port}/tg/hook"
+    hook = Webhook(url=url, listen="127.0.0.1", port=unused_tcp_port, secret="s3cret-token")
+    config = TelegramConfig(token=tg.token, api_url=tg.api_url, webhook=hook)
+    adapter = TelegramAdapter(config, core_factory(tmp_path / "hook.db"), rate_limits=TEST_LIMITS)
+    await adapter.start()
+    try:
+        assert tg.webhook == {"url": url, "secret_token": "s3cret-token"}
+        assert not tg.calls_of("getUpdates")
+        alice = tg.add_user("Alice")
+        group = tg.add_group("Club", admins=(alice,))
+        reply = await command(tg, adapter, alice, group, "/table create")
+        assert "t1" in reply.text
+        async with ClientSession() as http, http.post(url, json={"update_id": 99}) as resp:
+            assert resp.status == 403
+    finally:
+        await adapter.stop()
