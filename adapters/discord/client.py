@@ -2,8 +2,9 @@
 
 Order at start: log in (REST), register the persistent button class and sync the slash
 commands (``setup_hook``), build and start the core (it may post at once: resumed tables),
-then open the gateway. The bot asks for no gateway intent at all: it acts only on
-interactions, which Discord sends whatever the intents.
+then open the gateway. The only gateway intent is ``guilds`` (not privileged; it lets
+discord.py know the channels): the bot acts only on interactions, which Discord sends
+whatever the intents, and never reads messages.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class BeloteClient(discord.Client):
         guild_ready_timeout: float = 2.0,
     ) -> None:
         super().__init__(
-            intents=discord.Intents.none(),
+            intents=discord.Intents(guilds=True),  # not privileged: channel objects only
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -254,6 +254,10 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         return channel
 
+    def delete_message(self, message_id: str) -> None:
+        """Someone (a moderator, the user dismissing an ephemeral) removes a message."""
+        self.messages.pop(message_id, None)
+
     # ----------------------------------------------------------------- queries for tests
 
     def requests_to(self, method: str, pattern: str) -> list[RecordedRequest]:

@@ -1,0 +1,271 @@
+"""The adapter's own decisions, against the fake Discord, with a scripted core.
+
+The scripted core stands in for ``BeloteApp`` (the adapter's contract is bot/platform.py):
+it answers with the replies and delivers the posts a test gives it, so each case of the
+mapping (layout, deferral, private delivery outside an interaction, token expiry, public
+re-posting, /verify in public, admin flag) is checked on its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from adapters.discord import DiscordBot, invite_url, read_token
+from adapters.discord.config import PERMISSIONS_VALUE
+from adapters.discord.messages import TOKEN_TTL
+from bot.platform import Button, Channel, Platform, Post, Reply, User
+from tests.discord.conftest import TOKEN, World
+from tests.fakes.discord import EPHEMERAL, LOADING
+
+Script = Callable[[User, Channel, str], Awaitable[list[Reply]]]
+
+
+class ScriptedCore:
+    """Answers each command or press with what ``script`` says; records who asked."""
+
+    def __init__(self, platform: Platform) -> None:
+        self.platform = platform
+        self.calls: list[tuple[str, User, Channel, str]] = []
+        self.delay = 0.0
+        self.script: Script | None = None
+
+    async def start(self) -> None:
+        pass
+
+    async def stop(self) -> None:
+        pass
+
+    async def _run(self, kind: str, user: User, channel: Channel, text: str) -> list[Reply]:
+        self.calls.append((kind, user, channel, text))
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        if self.script is None:
+            return [Reply(f"{kind} {text}")]
+        return await self.script(user, channel, text)
+
+    async def command(self, user: User, channel: Channel, text: str) -> list[Reply]:
+        return await self._run("command", user, channel, text)
+
+    async def press(self, user: User, channel: Channel, action: str) -> list[Reply]:
+        return await self._run("press", user, channel, action)
+
+
+async def start(world: World, **options: Any) -> tuple[DiscordBot, ScriptedCore]:
+    cores: list[ScriptedCore] = []
+
+    async def factory(platform: Platform) -> ScriptedCore:
+        cores.append(ScriptedCore(platform))
+        return cores[0]
+
+    options.setdefault("guild_ready_timeout", 0.05)
+    bot = DiscordBot(factory, TOKEN, **options)
+    await bot.start()
+    world.bot = bot
+    return bot, cores[0]
+
+
+def hand_post(user_id: str, channel: Channel, text: str, buttons: Any = ()) -> Post:
+    return Post(
+        channel=channel,
+        key=f"hand:1:{user_id}",
+        text=text,
+        image=b"\x89PNG hand",
+        image_name="hand.png",
+        buttons=buttons,
+        to_user=user_id,
+    )
+
+
+async def test_buttons_are_laid_out_five_a_row_with_illegal_ones_disabled(world: World) -> None:
+    bot, core = await start(world)
+    cards = ["7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"]
+    row = tuple(Button(c, f"t1:3:0:play {c}", enabled=c in ("9C", "AC")) for c in cards)
+
+    async def script(user: User, channel: Channel, text: str) -> list[Reply]:
+        await core.platform.deliver(hand_post(user.id, channel, "Your hand", (row,)))
+        return []
+
+    core.script = script
+    asked = await world.fake.slash(world.alice, world.channel, "hand")
+    assert await asked.response() == 4
+    message = world.fake.messages[asked.original_id or ""]
+    assert message["flags"] & EPHEMERAL
+    assert [len(r["components"]) for r in message["components"]] == [5, 3]
+    buttons = world.fake.buttons(message["id"])
+    assert [b["label"] for b in buttons] == cards
+    assert [b["label"] for b in buttons if not b.get("disabled")] == ["9C", "AC"]
+    assert all(b["custom_id"].startswith("b:t1:3:0:play ") for b in buttons)
+    assert message["attachments"][0]["filename"] == "hand.png"
+    assert core.calls[0][3] == "/hand"
+
+
+async def test_slash_options_become_the_core_command_text(world: World) -> None:
+    bot, core = await start(world)
+    fake, alice, channel = world.fake, world.alice, world.channel
+    cases = [
+        (
+            ("table", {"ruleset": "bulgarian", "target": 501, "rated": True}, "create"),
+            "/table create bulgarian --target 501 --rated",
+        ),
+        (("table", {"table": "t2", "seat": 3}, "join"), "/join t2 3"),
+        (("table", {"level": "hard", "seat": 2}, "addbot"), "/addbot hard 2"),
+        (("table", {"seat": 4}, "kick"), "/kick 4"),
+        (("table", {}, "close"), "/table close"),
+        (("play", {"card": "TD", "declare": "belote"}, None), "/play TD belote"),
+        (("bid", {"bid": "take"}, None), "/bid take"),
+        (("seed", {"hex": "00ff" * 8}, None), "/seed " + "00ff" * 8),
+        (("verify", {"match": "m3"}, None), "/verify m3"),
+        (("rules", {"ruleset": "classic"}, None), "/rules classic"),
+    ]
+    for (name, options, sub), expected in cases:
+        interaction = await fake.slash(alice, channel, name, options, subcommand=sub)
+        await interaction.response()
+        assert core.calls[-1][3] == expected
+
+
+async def test_user_channel_admin_and_locale_reach_the_core(world: World) -> None:
+    bot, core = await start(world)
+    fake = world.fake
+    french = fake.add_user("zoe", locale="fr")
+    for person in (world.alice, world.mod, french):
+        await (await fake.slash(person, world.channel, "score")).response()
+    users = [call[1] for call in core.calls]
+    assert [u.is_admin for u in users] == [False, True, False]
+    assert users[0].id == f"discord:{world.alice.id}" and users[0].name == "Alice"
+    assert users[2].locale == "fr"
+    assert core.calls[0][2].id == f"discord:{world.channel.guild_id}/{world.channel.id}"
+
+
+async def test_a_slow_core_is_deferred_then_answered(world: World) -> None:
+    bot, core = await start(world, defer_after=0.0)
+    core.delay = 0.05
+    fake = world.fake
+    asked = await fake.slash(world.alice, world.channel, "score")
+    assert await asked.response() == 5  # thinking, ephemeral
+    await fake.wait_for(lambda: fake.requests_to("PATCH", r"/webhooks/.+/messages/@original"))
+    message = fake.messages[asked.original_id or ""]
+    assert message["content"] == "command /score"
+    assert message["flags"] & EPHEMERAL and not message["flags"] & LOADING
+
+    # a click on a public message: acknowledged first (6), then answered privately
+    channel_id = int(world.channel.id)
+    table = Post(
+        Channel(f"discord:{world.channel.guild_id}/{channel_id}"),
+        "table:1",
+        "Table",
+        buttons=((Button("Join", "t1:0:-:join"),),),
+    )
+    await bot.adapter.deliver(table)
+    table_id = (
+        world.table_messages()[0]["id"] if world.table_messages() else world.public()[0]["id"]
+    )
+    click = await fake.click(world.bob, table_id, "b:t1:0:-:join")
+    assert await click.response() == 6
+    await fake.wait_for(lambda: click.followup_ids)
+    answer = fake.messages[click.followup_ids[0]]
+    assert answer["content"] == "press t1:0:-:join" and answer["flags"] & EPHEMERAL
+
+
+async def test_private_posts_between_interactions_edit_the_hand_until_the_token_ends(
+    world: World,
+) -> None:
+    bot, core = await start(world)
+    fake, alice = world.fake, world.alice
+    uid = f"discord:{alice.id}"
+    here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
+
+    async def show_hand(user: User, channel: Channel, text: str) -> list[Reply]:
+        return [Reply("Your hand", image=b"\x89PNG", buttons=((Button("7C", "t1:1:0:x"),),))]
+
+    core.script = show_hand
+    asked = await fake.slash(alice, world.channel, "hand")
+    await asked.response()
+    hand_id = asked.original_id or ""
+
+    # a bot played: it is alice's turn; the hand shown by /hand is edited in place
+    await bot.adapter.deliver(hand_post(uid, here, "Your turn", ((Button("8C", "t1:2:0:y"),),)))
+    assert fake.messages[hand_id]["content"] == "Your turn"
+    assert [b["label"] for b in fake.buttons(hand_id)] == ["8C"]
+    edit = fake.requests[-1]
+    assert edit.method == "PATCH" and edit.path.endswith(f"/messages/{hand_id}")
+
+    # 15 minutes later that token is dead: nothing can reach alice, and nothing breaks
+    clock = [bot.adapter.now()]
+    bot.adapter.now = lambda: clock[0]  # type: ignore[method-assign]
+    clock[0] += TOKEN_TTL + 1
+    fake.advance(15 * 60 + 1)
+    count = len(fake.requests)
+    await bot.adapter.deliver(hand_post(uid, here, "Your turn again"))
+    assert len(fake.requests) == count
+    # her next interaction brings a fresh token: the next post is a new ephemeral message
+    core.script = None
+    await (await fake.slash(alice, world.channel, "score")).response()
+    await bot.adapter.deliver(hand_post(uid, here, "Your turn, at last"))
+    latest = fake.ephemeral_messages(alice)[-1]
+    assert latest["content"] == "Your turn, at last" and latest["id"] != hand_id
+
+
+async def test_a_deleted_table_message_is_posted_again(world: World) -> None:
+    bot, core = await start(world)
+    fake = world.fake
+    here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
+    await bot.adapter.deliver(Post(here, "table:1", "Table t1 v1", image=b"\x89PNG"))
+    await bot.adapter.deliver(Post(here, "table:1", "Table t1 v2"))
+    first = world.public()
+    assert len(first) == 1 and first[0]["content"] == "Table t1 v2"
+    assert first[0]["attachments"] == []  # the new version has no picture: it goes
+    fake.delete_message(first[0]["id"])
+    await bot.adapter.deliver(Post(here, "table:1", "Table t1 v3"))
+    again = world.public()
+    assert len(again) == 1 and again[0]["content"] == "Table t1 v3"
+
+
+async def test_verify_answers_in_public_but_refusals_stay_private(world: World) -> None:
+    bot, core = await start(world)
+
+    async def verify(user: User, channel: Channel, text: str) -> list[Reply]:
+        if text.endswith("m9"):
+            return [Reply("No such match", ok=False)]
+        return [Reply("Match m1 was dealt fairly")]
+
+    core.script = verify
+    good = await world.fake.slash(world.alice, world.channel, "verify")
+    await good.response()
+    assert not (good.callback_data or {}).get("flags", 0) & EPHEMERAL
+    bad = await world.fake.slash(world.alice, world.channel, "verify", {"match": "m9"})
+    await bad.response()
+    assert (bad.callback_data or {}).get("flags", 0) & EPHEMERAL
+
+
+async def test_a_core_failure_gets_a_polite_private_answer(world: World) -> None:
+    bot, core = await start(world)
+
+    async def boom(user: User, channel: Channel, text: str) -> list[Reply]:
+        raise RuntimeError("secret-token-123 must not leak")
+
+    core.script = boom
+    asked = await world.fake.slash(world.alice, world.channel, "score")
+    assert await asked.response() == 4
+    data = asked.callback_data or {}
+    assert data["flags"] & EPHEMERAL and "secret" not in data["content"]
+
+
+def test_token_from_environment_or_env_file(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    env = tmp_path / ".env"
+    assert read_token(env) is None
+    env.write_text("# secrets\nOTHER=1\nexport DISCORD_TOKEN='abc.def'\n")
+    assert read_token(env) == "abc.def"
+    monkeypatch.setenv("DISCORD_TOKEN", "from-env")
+    assert read_token(env) == "from-env"
+
+
+def test_invite_asks_only_for_what_the_bot_uses() -> None:
+    assert PERMISSIONS_VALUE == 1024 | 2048 | 32768
+    url = invite_url(42)
+    assert "client_id=42" in url and "permissions=35840" in url
+    assert "scope=bot%20applications.commands" in url
