@@ -11,7 +11,7 @@ without a second bye exists, it is found; if not, NoPairing says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 import networkx as nx
@@ -31,11 +31,12 @@ class SwissPairing:
 def pair_swiss(
     order: list[int],
     points: Mapping[int, int],
-    met: Mapping[int, Iterable[int]],
+    met: Mapping[int, Collection[int]],
     had_bye: Iterable[int] = (),
 ) -> SwissPairing:
-    """Pair one round. `order` is the current standings order (best first)."""
-    met_sets = {e: set(met.get(e, ())) for e in order}
+    """Pair one round. `order` is the current standings order (best first); `met` says
+    whom each has met (sets, for fast look-ups)."""
+    met_sets = _MetView(met)
     had = set(had_bye)
     rank = {e: i for i, e in enumerate(order)}
     bye: int | None = None
@@ -52,7 +53,7 @@ def pair_swiss(
 
 
 def _greedy(
-    field: list[int], points: Mapping[int, int], met: dict[int, set[int]]
+    field: list[int], points: Mapping[int, int], met: Mapping[int, Collection[int]]
 ) -> tuple[list[tuple[int, int]], list[int]]:
     """Score groups top-down; in each, the top half meets the bottom half, skipping
     rematches; whoever is left floats down into the next group."""
@@ -69,7 +70,9 @@ def _greedy(
     return pairs, floaters
 
 
-def _fold(group: list[int], met: dict[int, set[int]], pairs: list[tuple[int, int]]) -> list[int]:
+def _fold(
+    group: list[int], met: Mapping[int, Collection[int]], pairs: list[tuple[int, int]]
+) -> list[int]:
     n = len(group)
     half = n // 2
     taken = [False] * n
@@ -101,7 +104,7 @@ def _repair(
     left: list[int],
     bye: int | None,
     points: Mapping[int, int],
-    met: dict[int, set[int]],
+    met: Mapping[int, Collection[int]],
     had: set[int],
     rank: dict[int, int],
 ) -> SwissPairing:
@@ -128,7 +131,7 @@ def _exact(
     tail: list[int],
     odd: bool,
     points: Mapping[int, int],
-    met: dict[int, set[int]],
+    met: Mapping[int, Collection[int]],
     had: set[int],
     rank: dict[int, int],
 ) -> tuple[list[tuple[int, int]], int | None] | None:
@@ -162,6 +165,17 @@ def _exact(
     return pairs, bye
 
 
+class _MetView(dict):
+    """`met[e]` for everyone, empty for those who have met nobody, without copying."""
+
+    def __init__(self, met: Mapping[int, Collection[int]]) -> None:
+        super().__init__()
+        self._met = met
+
+    def __missing__(self, e: int) -> Collection[int]:
+        return self._met.get(e, ())
+
+
 class Swiss(Event):
     format = Format.SWISS
 
@@ -185,7 +199,7 @@ class Swiss(Event):
         return self.round >= self.numbers.rounds or len(self.active()) < 2
 
     def opponents(self) -> dict[int, set[int]]:
-        met: dict[int, set[int]] = {e: set() for e in self.entrants}
+        met: Mapping[int, Collection[int]] = {e: set() for e in self.entrants}
         for m in self.matches:
             for x in m.a:
                 met[x].update(m.b)
