@@ -81,7 +81,7 @@ def hand_post(user_id: str, channel: Channel, text: str, buttons: Any = ()) -> P
 
 
 async def test_buttons_are_laid_out_five_a_row_with_illegal_ones_disabled(world: World) -> None:
-    bot, core = await start(world)
+    _bot, core = await start(world)
     cards = ["7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"]
     row = tuple(Button(c, f"t1:3:0:play {c}", enabled=c in ("9C", "AC")) for c in cards)
 
@@ -104,7 +104,7 @@ async def test_buttons_are_laid_out_five_a_row_with_illegal_ones_disabled(world:
 
 
 async def test_slash_options_become_the_core_command_text(world: World) -> None:
-    bot, core = await start(world)
+    _bot, core = await start(world)
     fake, alice, channel = world.fake, world.alice, world.channel
     cases = [
         (
@@ -128,7 +128,7 @@ async def test_slash_options_become_the_core_command_text(world: World) -> None:
 
 
 async def test_user_channel_admin_and_locale_reach_the_core(world: World) -> None:
-    bot, core = await start(world)
+    _bot, core = await start(world)
     fake = world.fake
     french = fake.add_user("zoe", locale="fr")
     for person in (world.alice, world.mod, french):
@@ -210,7 +210,7 @@ async def test_private_posts_between_interactions_edit_the_hand_until_the_token_
 
 
 async def test_a_deleted_table_message_is_posted_again(world: World) -> None:
-    bot, core = await start(world)
+    bot, _core = await start(world)
     fake = world.fake
     here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
     await bot.adapter.deliver(Post(here, "table:1", "Table t1 v1", image=b"\x89PNG"))
@@ -225,7 +225,7 @@ async def test_a_deleted_table_message_is_posted_again(world: World) -> None:
 
 
 async def test_verify_answers_in_public_but_refusals_stay_private(world: World) -> None:
-    bot, core = await start(world)
+    _bot, core = await start(world)
 
     async def verify(user: User, channel: Channel, text: str) -> list[Reply]:
         if text.endswith("m9"):
@@ -242,7 +242,7 @@ async def test_verify_answers_in_public_but_refusals_stay_private(world: World) 
 
 
 async def test_a_core_failure_gets_a_polite_private_answer(world: World) -> None:
-    bot, core = await start(world)
+    _bot, core = await start(world)
 
     async def boom(user: User, channel: Channel, text: str) -> list[Reply]:
         raise RuntimeError("secret-token-123 must not leak")
