@@ -21,14 +21,15 @@ from engine.ai.tables import CONTRACT_CODES, POINTS, POWER
 
 LEVELS = ("easy", "normal", "hard", "expert")
 
-HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)))
+HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), node_budget=60_000)
 EXPERT_PLAN = SearchPlan(
     (
         Tier(16, 40, exact=True),
         Tier(20, 24, exact=True),
         Tier(24, 6, exact=True),
         Tier(32, 40, exact=False),
-    )
+    ),
+    node_budget=500_000,
 )
 
 

@@ -17,7 +17,7 @@ from engine.ai.heuristic import normal_card
 from engine.ai.knowledge import Knowledge
 from engine.ai.sampler import sample_hands
 from engine.ai.scoring import deal_value
-from engine.ai.solver import Position, Solver
+from engine.ai.solver import NodeLimit, Position, Solver
 from engine.ai.tables import (
     CAPOT_BONUS,
     FULL,
@@ -52,6 +52,7 @@ class SearchPlan:
     tiers: tuple[Tier, ...]
     max_factor: int = 4
     bias: bool = True
+    node_budget: int = 1 << 62  # solver nodes per decision; past it, samples are rolled out
 
     def tier(self, cards_left: int) -> Tier:
         for t in self.tiers:
@@ -173,6 +174,7 @@ def choose_card(
     use_dd = tier.exact
     start = time.perf_counter() if budget_s is not None else 0.0
     n = 0
+    nodes_left = plan.node_budget
     limit = tier.samples * plan.max_factor if budget_s is not None else tier.samples
     while n < limit:
         if budget_s is not None and n >= tier.samples and time.perf_counter() - start > budget_s:
@@ -180,9 +182,15 @@ def choose_card(
         hands = draw(k, rng, weights)
         n += 1
         pos = Position(k.kind, k.code, hands, k.leader, list(k.trick), k.won)
-        if use_dd:
-            values = Solver(k.kind, k.code, my_team).root_values(pos)
-        else:
+        values = None
+        if use_dd and nodes_left > 0:
+            solver = Solver(k.kind, k.code, my_team, max_nodes=nodes_left)
+            try:
+                values = solver.root_values(pos)
+            except NodeLimit:
+                values = None
+            nodes_left -= solver.nodes
+        if values is None:
             values = {}
             for c in cards:
                 h = list(hands)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.ai.tables import (
+    ABOVE,
     CAPOT_BONUS,
     ORDER,
     POINTS,
@@ -28,6 +29,10 @@ from engine.ai.tables import (
 )
 
 INF = 10_000
+
+
+class NodeLimit(Exception):
+    """The solver used up its node budget (the caller falls back to something cheaper)."""
 
 
 @dataclass
@@ -63,12 +68,14 @@ class Solver:
     in a wrong way, but a fresh solver per sample keeps memory small.
     """
 
-    def __init__(self, kind: int, code: int, max_team: int) -> None:
+    def __init__(self, kind: int, code: int, max_team: int, max_nodes: int | None = None) -> None:
         self.kind = kind
         self.code = code
         self.max_team = max_team
         self.table: dict[int, tuple[int, int, int]] = {}
         self.nodes = 0
+        # Counting nodes (not time) keeps a capped search deterministic.
+        self.max_nodes = max_nodes if max_nodes is not None else 1 << 62
 
     # -- public -------------------------------------------------------------------
     def value(self, pos: Position, alpha: int = -INF, beta: int = INF) -> int:
@@ -131,6 +138,8 @@ class Solver:
         self, hands: list[int], leader: int, trick: list[int], won: int, alpha: int, beta: int
     ) -> int:
         self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise NodeLimit
         n = len(trick)
         key = 0
         best_hint = -1
@@ -259,6 +268,18 @@ class Solver:
                             -pts[c],
                         )
                     )
+                elif len(trick) == 3:
+                    # Last to play: win with the richest card, else throw the poorest.
+                    moves.sort(
+                        key=lambda c: (
+                            (0, -pts[c], power[c])
+                            if (
+                                (c >> 3 == win_suit and power[c] > win_power)
+                                or (c >> 3 == trump != win_suit)
+                            )
+                            else (1, pts[c], 0)
+                        )
+                    )
                 else:
                     moves.sort(
                         key=lambda c: (
@@ -271,8 +292,14 @@ class Solver:
                         )
                     )
             else:
-                trump = code if code < 4 else -1
-                moves.sort(key=lambda c: -power[c] - (16 if c >> 3 == trump else 0))
+                above = ABOVE[code]
+
+                def lead_key(c: int) -> tuple:
+                    if not above[c] & others:  # master of its suit: cash it, richest first
+                        return (0, -pts[c])
+                    return (1, power[c])
+
+                moves.sort(key=lead_key)
             if hint >= 0 and hint in moves:
                 moves.remove(hint)
                 moves.insert(0, hint)
