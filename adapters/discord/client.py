@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -20,6 +22,8 @@ from discord import app_commands
 
 from adapters.discord.adapter import CoreApp, DiscordAdapter
 from adapters.discord.commands import register_commands
+from adapters.discord.config import read_token
+from adapters.discord.messages import PublicMessages
 from adapters.discord.widgets import ActionButton
 from bot.platform import Platform
 
@@ -93,6 +97,7 @@ class DiscordBot:
     def __init__(self, app_factory: AppFactory, token: str, **client_options: Any) -> None:
         self._factory = app_factory
         self._token = token
+        self._messages_path_given = client_options.get("messages_path") is not None
         self.client = BeloteClient(**client_options)
         self.app: CoreApp | Any = None
         self._task: asyncio.Task[None] | None = None
@@ -107,6 +112,10 @@ class DiscordBot:
         await self.client.login(self._token)
         self.app = await self._factory(self.client.adapter)
         self.client.adapter.app = self.app
+        store_path = getattr(getattr(self.app, "store", None), "path", None)
+        if not self._messages_path_given and store_path and store_path != ":memory:":
+            # which message shows which table, next to the database it belongs to
+            self.client.adapter.public = PublicMessages(f"{store_path}.discord.json")
         await self.app.start()
         self._task = asyncio.create_task(self.client.connect(reconnect=True))
         ready = asyncio.create_task(self.client.wait_until_ready())
@@ -127,6 +136,28 @@ class DiscordBot:
                 await self._task
         if self.app is not None:
             await self.app.stop()
+
+
+async def run(app_factory: AppFactory, token: str | None = None, **options: Any) -> int:
+    """What ``belote run --platform discord`` calls: the token from ``DISCORD_TOKEN`` (or
+    ``.env``), commands synced to the servers in ``DISCORD_GUILD_IDS`` (comma-separated)
+    if set, else globally. Returns an exit code; the token is never printed."""
+    token = token or read_token()
+    if not token:
+        print(
+            "Set DISCORD_TOKEN (in the environment or a .env file) to run on Discord.",
+            file=sys.stderr,
+        )
+        return 2
+    if "guild_ids" not in options:
+        raw = os.environ.get("DISCORD_GUILD_IDS", "")
+        options["guild_ids"] = tuple(int(g) for g in raw.replace(" ", "").split(",") if g.isdigit())
+    try:
+        await run_discord(app_factory, token, **options)
+    except discord.LoginFailure:
+        print("Discord refused DISCORD_TOKEN: check it in the developer portal.", file=sys.stderr)
+        return 1
+    return 0
 
 
 async def run_discord(
