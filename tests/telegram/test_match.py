@@ -269,11 +269,23 @@ async def test_forum_topic_and_restart_mid_match(
     assert "out of date" in answer["text"] or "already done" in answer["text"].lower()
     await second.flush()
     assert hand_msg(tg, second, alice).version == hand_version
+    # Typed in the private chat, commands act at the table of the hand shown there.
+    private = tg.private_chat(alice)
+    count = len(tg.chat_messages(private))
+    tg.send_text(alice, private, "/hand")
+    copy = (await tg.wait_for(lambda: tg.chat_messages(private)[count:]))[0]
+    assert copy.photo is not None and copy.callback_data() == old_buttons
+    tg.send_text(alice, private, "/score")
+    score = (await tg.wait_for(lambda: tg.chat_messages(private)[count + 1 :]))[0]
+    assert "t1" in score.text and "m1" in score.text
     # The current buttons from before the restart still work.
     version = table_msg(tg, second, forum).version
     answer = await press(tg, alice, hand_after, old_buttons[0])
     assert not answer.get("text")
     await tg.wait_for(lambda: table_msg(tg, second, forum).version > version)
+    # The copy's same button is now a double press, recognised as such.
+    answer = await press(tg, alice, copy, old_buttons[0])
+    assert "already done" in answer["text"].lower()
 
     await play_turns(tg, second, alice, forum)
     await second.flush()
