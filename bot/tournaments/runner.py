@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -53,8 +55,9 @@ class Refusal(Exception):
 @dataclass(frozen=True)
 class TableRequest:
     """What the core needs to open a tournament table. Team a sits in seats 0 and 2,
-    team b in seats 1 and 3. `key` is the same for the same match, also after a restart:
-    opening twice with one key must give the same table."""
+    team b in seats 1 and 3. `key` names the table in every call between the runner and
+    the core (`on_seated`, `on_match_end`, `close_tournament_table`); it is the same for
+    the same match, also after a restart: opening twice with one key is one table."""
 
     key: str
     tournament_id: int
@@ -70,7 +73,7 @@ class TableRequest:
 
 
 class TableHost(Protocol):
-    async def open_tournament_table(self, request: TableRequest) -> str: ...
+    async def open_tournament_table(self, request: TableRequest) -> None: ...
 
     async def close_tournament_table(self, table_ref: str, reason: str) -> None: ...
 
@@ -102,13 +105,32 @@ class TournamentService:
         self.tournaments: dict[int, Tournament] = {}
         self._refs: dict[str, tuple[int, int]] = {}  # table ref -> (tournament, match)
         self._lock = asyncio.Lock()
+        self._outbox: list[Callable[[], Awaitable[None]]] = []
+
+    @asynccontextmanager
+    async def _changing(self) -> AsyncIterator[None]:
+        """One change at a time; what it shows or asks of the core (posts, opening and
+        closing tables) happens after the lock is released, so the core may call back."""
+        try:
+            async with self._lock:
+                yield
+        finally:
+            await self._flush()
+
+    async def _flush(self) -> None:
+        while self._outbox:
+            effect = self._outbox.pop(0)
+            try:
+                await effect()
+            except Exception:
+                log.exception("a tournament effect failed")
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
         """Load every tournament, re-arm its deadlines, and carry on any round that was
         interrupted (tables not yet opened, a finished round not yet followed)."""
-        async with self._lock:
+        async with self._changing():
             for t in await self.db.load_all():
                 self.tournaments[t.id] = t
                 for slot in t.tables.values():
@@ -119,7 +141,14 @@ class TournamentService:
                     continue
                 for d in t.deadlines.values():
                     self._schedule(t, d)
-                if not t.is_ladder and t.status == "running":
+                if not t.is_ladder and t.status == "running" and t.event is not None:
+                    for slot in t.tables.values():  # the same key gives the same table
+                        m = t.event.match(slot.match_id)
+                        if not slot.done and not m.decided:
+                            request = self._request(t, m, slot)
+                            self._outbox.append(
+                                lambda r=request: self.host.open_tournament_table(r)
+                            )
                     await self._progress(t)
                     await self.db.save(t)
 
@@ -170,7 +199,7 @@ class TournamentService:
         numbers: Numbers,
         opens_in: float = 0.0,
     ) -> Tournament:
-        async with self._lock:
+        async with self._changing():
             now = self.clock.now()
             tid = max(self.tournaments, default=0) + 1
             t = Tournament(
@@ -193,12 +222,12 @@ class TournamentService:
                 self._arm(t, "ladder-close", t.closes_at)
             self.tournaments[tid] = t
             await self.db.save(t)
-        key = "tour-post-ladder-open" if t.status == "running" else "tour-post-created"
-        await self._post(t, "info", self._headline(t, key))
+            key = "tour-post-ladder-open" if t.status == "running" else "tour-post-created"
+            await self._post(t, "info", self._headline(t, key))
         return t
 
     async def join(self, tid: int, user_id: str, name: str) -> Tournament:
-        async with self._lock:
+        async with self._changing():
             t = self.get(tid)
             open_now = t.status in ("scheduled", "running") if t.is_ladder else t.status == "open"
             if not open_now:
@@ -216,7 +245,7 @@ class TournamentService:
     # ------------------------------------------------------------------ starting
 
     async def start_event(self, tid: int, user_id: str, is_admin: bool) -> Tournament:
-        async with self._lock:
+        async with self._changing():
             t = self.get(tid)
             if t.is_ladder:
                 raise Refusal("tour-err-ladder")
@@ -317,23 +346,33 @@ class TournamentService:
                 m.id, None, now, now + SEAT_SECONDS, now + t.numbers.round_minutes * 60.0
             )
             t.tables[m.id] = slot
-            request = TableRequest(
-                key=f"t{t.id}m{m.id}",
-                tournament_id=t.id,
-                match_id=m.id,
-                round=m.round,
-                channel=t.channel,
-                ruleset=t.ruleset,
-                title=f"{t.name}, round {m.round}, match {m.id}",
-                team_a=tuple(self.users_of(t, m.a)),
-                team_b=tuple(self.users_of(t, m.b)),
-                seat_deadline=slot.seat_due,
-                round_deadline=slot.round_due,
-            )
-            slot.table_ref = await self.host.open_tournament_table(request)
+            request = self._request(t, m, slot)
+            slot.table_ref = request.key
             self._refs[slot.table_ref] = (t.id, m.id)
+            self._ask_open(request)
             self._arm(t, "seat", slot.seat_due, m.id)
             self._arm(t, "round", slot.round_due, m.id)
+
+    def _request(self, t: Tournament, m: Match, slot: TableSlot) -> TableRequest:
+        return TableRequest(
+            key=f"t{t.id}m{m.id}",
+            tournament_id=t.id,
+            match_id=m.id,
+            round=m.round,
+            channel=t.channel,
+            ruleset=t.ruleset,
+            title=f"{t.name}, round {m.round}, match {m.id}",
+            team_a=tuple(self.users_of(t, m.a)),
+            team_b=tuple(self.users_of(t, m.b)),
+            seat_deadline=slot.seat_due,
+            round_deadline=slot.round_due,
+        )
+
+    def _ask_open(self, request: TableRequest) -> None:
+        self._outbox.append(lambda: self.host.open_tournament_table(request))
+
+    def _ask_close(self, table_ref: str) -> None:
+        self._outbox.append(lambda: self.host.close_tournament_table(table_ref, "decided"))
 
     async def _sync_tables(self, t: Tournament) -> None:
         """Close the tables of matches decided without them (no-show, withdrawal, time)."""
@@ -351,7 +390,10 @@ class TournamentService:
                 self._disarm(t, self._key(t, "seat", slot.match_id))
                 self._disarm(t, self._key(t, "round", slot.match_id))
                 if slot.table_ref is not None:
-                    await self.host.close_tournament_table(slot.table_ref, "decided")
+                    ref = slot.table_ref
+                    self._outbox.append(
+                        lambda r=ref: self.host.close_tournament_table(r, "decided")
+                    )
 
     async def _finish(self, t: Tournament, *, no_pairing: tuple[int, str] | None = None) -> None:
         ev = t.event
@@ -377,7 +419,7 @@ class TournamentService:
     # ------------------------------------------------------------------ from the tables
 
     async def on_seated(self, table_ref: str, user_id: str) -> None:
-        async with self._lock:
+        async with self._changing():
             found = self._slot(table_ref)
             if found is None:
                 return
@@ -394,7 +436,7 @@ class TournamentService:
     ) -> bool:
         """A tournament table's match is over: `winner` 0 (team a), 1 (team b) or None
         (nobody won). False when the match was already decided (time limit, organiser)."""
-        async with self._lock:
+        async with self._changing():
             found = self._slot(table_ref)
             if found is None:
                 return False
@@ -447,7 +489,7 @@ class TournamentService:
             self.scheduler.cancel(key)
 
     async def _fire(self, tid: int, key: str) -> None:
-        async with self._lock:
+        async with self._changing():
             t = self.tournaments.get(tid)
             d = t.deadlines.pop(key, None) if t is not None else None
             if t is None or d is None:
@@ -516,7 +558,7 @@ class TournamentService:
     # ------------------------------------------------------------------ leaving, dropping
 
     async def withdraw(self, tid: int, user_id: str) -> Tournament:
-        async with self._lock:
+        async with self._changing():
             t = self.get(tid)
             p = t.players.get(user_id)
             if p is None or p.status != "in" or t.status == "over":
@@ -526,7 +568,7 @@ class TournamentService:
             return t
 
     async def drop(self, tid: int, by_user: str, is_admin: bool, who: str) -> Player:
-        async with self._lock:
+        async with self._changing():
             t = self.get(tid)
             if not is_organiser(t, by_user, is_admin):
                 raise Refusal("tour-err-organiser", name=t.name)
@@ -573,7 +615,7 @@ class TournamentService:
         score_b: int = 0,
     ) -> Match:
         """The organiser records or corrects a result; the audit keeps the before/after."""
-        async with self._lock:
+        async with self._changing():
             t = self.get(tid)
             if not is_organiser(t, by_user, is_admin):
                 raise Refusal("tour-err-organiser", name=t.name)
@@ -617,7 +659,7 @@ class TournamentService:
         """Any rated match is over ((user id, name) per player; `winner` 0, 1 or None;
         `left`: who left the match). Updates the ratings, then every ladder of the
         server and ruleset that is open (lobby matches only)."""
-        async with self._lock:
+        async with self._changing():
             now = self.clock.now()
             await self.ratings.record_match(match_ref, ruleset, team_a, team_b, winner, now)
             if not from_lobby:
@@ -771,10 +813,7 @@ class TournamentService:
             image_name="standings.png",
             to_user=to_user,
         )
-        try:
-            await self.platform.deliver(post)
-        except Exception:
-            log.exception("could not deliver a tournament post")
+        self._outbox.append(lambda p=post: self.platform.deliver(p))
 
 
 def _shown(value: float) -> float | int:

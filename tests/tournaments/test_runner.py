@@ -26,11 +26,12 @@ class FakeHost:
         self.opened: dict[str, TableRequest] = {}
         self.closed: list[str] = []
         self.ended: set[str] = set()
+        self.down = False
 
-    async def open_tournament_table(self, request: TableRequest) -> str:
-        ref = f"table:{request.key}"
-        self.opened.setdefault(ref, request)
-        return ref
+    async def open_tournament_table(self, request: TableRequest) -> None:
+        if self.down:
+            raise ConnectionError("the core is not answering")
+        self.opened.setdefault(request.key, request)
 
     async def close_tournament_table(self, table_ref: str, reason: str) -> None:
         self.closed.append(table_ref)
@@ -144,7 +145,7 @@ async def test_missing_the_seat_deadline_puts_you_out(rig: Rig) -> None:
     assert t.players[partner].status == "withdrawn"
     first = next(m for m in t.event.round_matches(1) if 1 in m.a or 1 in m.b)
     assert first.forfeit and first.won_by(1) is False
-    assert f"table:t{tid}m{first.id}" in rig.host.closed
+    assert f"t{tid}m{first.id}" in rig.host.closed
     while t.status == "running":
         await rig.play_open_tables()
     later = [m for m in t.event.matches if m.round > 1]
@@ -248,6 +249,25 @@ async def test_restart_between_rounds_opens_the_next_round_once(tmp_path: Path) 
     while svc.get(tid).status == "running":
         await rig.play_open_tables()
     assert svc.get(tid).event.round == 3
+    await rig.db.close()
+
+
+async def test_tables_the_core_failed_to_open_are_asked_again_at_restart(
+    tmp_path: Path,
+) -> None:
+    clock, host = FakeClock(), FakeHost()
+    rig = Rig(tmp_path / "bot.db", clock, host)
+    await rig.boot()
+    host.down = True
+    tid = await _event(rig, Format.SWISS, 8, rounds=2)
+    assert not host.opened and rig.svc.get(tid).event.round == 1
+    await rig.crash()
+    host.down = False
+    svc = await rig.boot()
+    assert len(host.live()) == 2
+    while svc.get(tid).status == "running":
+        await rig.play_open_tables()
+    assert svc.get(tid).event.round == 2
     await rig.db.close()
 
 
