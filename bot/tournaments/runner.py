@@ -142,13 +142,10 @@ class TournamentService:
                 for d in t.deadlines.values():
                     self._schedule(t, d)
                 if not t.is_ladder and t.status == "running" and t.event is not None:
+                    live = {m.id: m for m in t.event.pending()}
                     for slot in t.tables.values():  # the same key gives the same table
-                        m = t.event.match(slot.match_id)
-                        if not slot.done and not m.decided:
-                            request = self._request(t, m, slot)
-                            self._outbox.append(
-                                lambda r=request: self.host.open_tournament_table(r)
-                            )
+                        if not slot.done and slot.match_id in live:
+                            self._ask_open(self._request(t, live[slot.match_id], slot))
                     await self._progress(t)
                     await self.db.save(t)
 
@@ -329,6 +326,7 @@ class TournamentService:
                     b=self.side_name(t, m.b),
                 )
                 for m in ev.round_matches(plan.round)
+                if not m.decided
             ]
             lines += [tt("tour-post-bye", who=self.entrant_name(t, e)) for e in plan.byes]
             lines.append(tt("tour-post-seat", minutes=t.numbers.round_minutes))
