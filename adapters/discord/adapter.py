@@ -97,7 +97,7 @@ class DiscordAdapter:
         self.people: dict[str, Person] = {}
         self._seq = itertools.count(1)
         self._public_locks: dict[str, asyncio.Lock] = {}
-        self._public_applied: dict[str, int] = {}
+        self._public_wanted: dict[str, int] = {}  # key -> newest seq asked for
 
     # ------------------------------------------------------------------ outbound
 
@@ -115,7 +115,10 @@ class DiscordAdapter:
         if person is None:
             log.info("post %s: user has not used the bot since it started", post.key)
             return
+        person.wanted[post.key] = max(seq, person.wanted.get(post.key, 0))
         async with person.lock:
+            if seq < person.wanted[post.key]:
+                return  # a newer version of this message waits: only it is worth sending
             await self._show_private(person, post, seq)
 
     async def _deliver_public(self, post: Post, seq: int) -> None:
@@ -123,10 +126,10 @@ class DiscordAdapter:
         if channel_id is None:
             return
         lock = self._public_locks.setdefault(post.key, asyncio.Lock())
+        self._public_wanted[post.key] = max(seq, self._public_wanted.get(post.key, 0))
         async with lock:
-            if seq < self._public_applied.get(post.key, 0):
-                return
-            self._public_applied[post.key] = seq
+            if seq < self._public_wanted[post.key]:
+                return  # a newer version of this message waits: only it is worth sending
             view = shown(post.text, post.image, post.image_name, post.buttons)
             target = self.client.get_partial_messageable(channel_id)
             known = self.public.get(post.key)

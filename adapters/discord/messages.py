@@ -83,6 +83,7 @@ class Person:
     messages: dict[int, PrivateMessage] = field(default_factory=dict)
     by_key: dict[str, int] = field(default_factory=dict)
     applied: dict[str, int] = field(default_factory=dict)  # key -> seq of what is shown
+    wanted: dict[str, int] = field(default_factory=dict)  # key -> newest seq asked for
     latest: discord.Interaction | None = None
     latest_at: float = 0.0
     counter: int = 0

@@ -269,3 +269,15 @@ def test_invite_asks_only_for_what_the_bot_uses() -> None:
     url = invite_url(42)
     assert "client_id=42" in url and "permissions=35840" in url
     assert "scope=bot%20applications.commands" in url
+
+
+async def test_versions_queued_behind_a_slow_edit_are_coalesced(world: World) -> None:
+    bot, _core = await start(world)
+    here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
+    posts = [Post(here, "table:7", f"Table t7 v{n}") for n in range(1, 6)]
+    await asyncio.gather(*(bot.adapter.deliver(p) for p in posts))
+    sent = world.fake.requests_to("POST", r"/channels/\d+/messages") + world.fake.requests_to(
+        "PATCH", r"/channels/\d+/messages/\d+"
+    )
+    assert len(sent) == 2  # the first, then only the newest of those that waited
+    assert [m["content"] for m in world.public()] == ["Table t7 v5"]
