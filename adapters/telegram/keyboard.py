@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Awaitable, Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -15,6 +16,8 @@ TEXT_LIMIT = 4096  # characters of a message
 NOTICE_LIMIT = 200  # characters of an answerCallbackQuery notice
 DATA_LIMIT = 64  # bytes of callback_data
 
+log = logging.getLogger(__name__)
+
 LinkFor = Callable[[Button], Awaitable[str | None]]
 
 
@@ -25,7 +28,8 @@ async def inline_keyboard(
 
     ``link_for`` may turn a button into a URL button (a ``/start`` deep link); every other
     button carries the core's action as its callback data, which the core keeps within
-    Telegram's 64 bytes (a longer one is a core bug: it is left out and logged).
+    Telegram's 64 bytes (a longer one is a core bug: it is left out and logged, so the
+    rest of the message still shows).
     """
     rows: list[list[InlineKeyboardButton]] = []
     for row in buttons:
@@ -38,8 +42,10 @@ async def inline_keyboard(
                 out.append(InlineKeyboardButton(button.label, url=url))
             elif 0 < len(button.action.encode()) <= DATA_LIMIT:
                 out.append(InlineKeyboardButton(button.label, callback_data=button.action))
-            else:
-                raise ValueError(f"callback data over {DATA_LIMIT} bytes: {button.action[:80]!r}")
+            else:  # Telegram would refuse the whole message for it
+                log.error(
+                    "button %r left out: its action is over %d bytes", button.label, DATA_LIMIT
+                )
         if out:
             rows.append(out)
     return InlineKeyboardMarkup(rows) if rows else None

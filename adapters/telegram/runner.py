@@ -32,6 +32,7 @@ from .memory import Memory
 log = logging.getLogger(__name__)
 
 AppFactory = Callable[[Platform], Awaitable[Any]]  # returns a BeloteApp, not started
+CONCURRENT_UPDATES = 8
 ALLOWED_UPDATES = [UpdateType.MESSAGE, UpdateType.CALLBACK_QUERY]
 
 
@@ -101,6 +102,9 @@ class TelegramAdapter:
                 )
             )
             .get_updates_read_timeout(self._poll_timeout + 10)
+            # One slow update (a /verify checking drand) must not hold up every group;
+            # the core serialises what must be serialised (one lock per table).
+            .concurrent_updates(CONCURRENT_UPDATES)
         )
         base_url, file_url = api_urls(self.config.api_url)
         if base_url:
