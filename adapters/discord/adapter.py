@@ -155,9 +155,12 @@ class DiscordAdapter:
         message = person.find(post.key, adopt=_adoptable(post.key, view))
         if message is not None:
             try:
-                await message.interaction.followup.edit_message(
-                    message.message_id, **view.edit_kwargs()
-                )
+                if message.original:
+                    await message.interaction.edit_original_response(**view.edit_kwargs())
+                else:
+                    await message.interaction.followup.edit_message(
+                        message.message_id, **view.edit_kwargs()
+                    )
                 person.applied[post.key] = seq
                 return
             except discord.HTTPException as exc:
@@ -172,7 +175,7 @@ class DiscordAdapter:
         except discord.HTTPException as exc:
             log.info("could not send %s privately: %s", post.key, exc.status)
             return
-        person.remember(sent.id, latest, person.latest_at, post.key, view.rich)
+        person.remember(sent.id, latest, person.latest_at, post.key, view.rich, original=False)
         person.applied[post.key] = seq
 
     # ------------------------------------------------------------------ inbound
@@ -276,6 +279,7 @@ class DiscordAdapter:
                 return
             items.append(_Item(None, next(self._seq), shown("✅", None, "", ())))
         for item in items:
+            original = True  # the message is this interaction's @original
             if item is update and clicked is not None:
                 kwargs = item.shown.edit_kwargs()
                 if not response.is_done():
@@ -296,7 +300,7 @@ class DiscordAdapter:
                     sent_message = await interaction.followup.send(
                         ephemeral=True, wait=True, **item.shown.send_kwargs()
                     )
-                    message_id = sent_message.id
+                    message_id, original = sent_message.id, False
                 else:
                     edited = await interaction.edit_original_response(**item.shown.edit_kwargs())
                     message_id = edited.id
@@ -304,10 +308,12 @@ class DiscordAdapter:
                 sent_message = await interaction.followup.send(
                     ephemeral=not item.public, wait=True, **item.shown.send_kwargs()
                 )
-                message_id = sent_message.id
+                message_id, original = sent_message.id, False
             if item.public or not message_id:
                 continue
-            person.remember(message_id, interaction, arrived, item.key, item.shown.rich)
+            person.remember(
+                message_id, interaction, arrived, item.key, item.shown.rich, original=original
+            )
             if item.key is not None:
                 person.applied[item.key] = item.seq
 
@@ -341,7 +347,8 @@ class DiscordAdapter:
         if known is not None:
             return known
         if message.flags.ephemeral and (message.components or message.attachments):
-            return person.remember(message.id, interaction, arrived, None, True)
+            # not remembered unless it is updated: only then is it this interaction's
+            return PrivateMessage(message.id, interaction, arrived, None, True, 0, True)
         return None
 
 

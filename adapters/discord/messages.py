@@ -73,6 +73,7 @@ class PrivateMessage:
     key: str | None  # the core's post key it shows; None for a keyless reply
     rich: bool  # a picture or buttons (a hand), not a one-line answer
     order: int  # creation order, for "the most recent one"
+    original: bool  # the interaction's @original (else one of its follow-ups)
 
 
 @dataclass
@@ -103,9 +104,11 @@ class Person:
         at: float,
         key: str | None,
         rich: bool,
+        *,
+        original: bool,
     ) -> PrivateMessage:
         self.counter += 1
-        message = PrivateMessage(message_id, interaction, at, key, rich, self.counter)
+        message = PrivateMessage(message_id, interaction, at, key, rich, self.counter, original)
         if key is not None:
             old = self.by_key.get(key)
             if old is not None and old != message_id:
@@ -130,7 +133,9 @@ class Person:
             return None
         best = max(candidates, key=lambda m: m.order)
         if best.key is None:
-            self.remember(best.message_id, best.interaction, best.at, key, best.rich)
+            self.remember(
+                best.message_id, best.interaction, best.at, key, best.rich, original=best.original
+            )
             best = self.messages[best.message_id]
         return best
 

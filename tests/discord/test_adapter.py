@@ -191,7 +191,8 @@ async def test_private_posts_between_interactions_edit_the_hand_until_the_token_
     assert fake.messages[hand_id]["content"] == "Your turn"
     assert [b["label"] for b in fake.buttons(hand_id)] == ["8C"]
     edit = fake.requests[-1]
-    assert edit.method == "PATCH" and edit.path.endswith(f"/messages/{hand_id}")
+    assert edit.method == "PATCH"
+    assert edit.path == f"/webhooks/{fake.application_id}/{asked.token}/messages/@original"
 
     # 15 minutes later that token is dead: nothing can reach alice, and nothing breaks
     clock = [bot.adapter.now()]
