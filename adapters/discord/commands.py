@@ -7,7 +7,7 @@ and autocomplete (the channel's tables, the cards and bids legal right now) as h
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -26,6 +26,8 @@ PLAY_FLAGS = [
     app_commands.Choice(name="announce belote", value="belote"),
 ]
 Seat = app_commands.Range[int, 1, 4]
+EventId = app_commands.Range[int, 1, 1_000_000]
+Run = Callable[..., Awaitable[None]]
 
 
 def words(*parts: object) -> str:
@@ -206,3 +208,148 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
     @tree.command(name="help", description="How to play here")
     async def help_(interaction: discord.Interaction) -> None:
         await run(interaction, "/help")
+
+    register_event_commands(tree, run)
+
+
+FORMAT_CHOICES = [
+    app_commands.Choice(name="round robin", value="roundrobin"),
+    app_commands.Choice(name="swiss", value="swiss"),
+    app_commands.Choice(name="elimination", value="elimination"),
+]
+OUTCOME_CHOICES = [
+    app_commands.Choice(name="team A won", value="a"),
+    app_commands.Choice(name="team B won", value="b"),
+    app_commands.Choice(name="draw", value="draw"),
+]
+
+
+def _event(tid: int | None) -> str | None:
+    return f"#{tid}" if tid is not None else None
+
+
+def _opt(flag: str, value: object) -> str | None:
+    return f"{flag} {value}" if value is not None else None
+
+
+def register_event_commands(tree: app_commands.CommandTree, run: Run) -> None:
+    """``/tournament``, ``/ladder``, ``/stats``, ``/leaderboard`` (bot/tournaments)."""
+    tournament = app_commands.Group(
+        name="tournament", description="Tournaments in this channel", guild_only=True
+    )
+
+    @tournament.command(name="create", description="Create a tournament")
+    @app_commands.choices(format=FORMAT_CHOICES, ruleset=RULESET_CHOICES)
+    async def t_create(
+        interaction: discord.Interaction,
+        format: str,
+        name: app_commands.Range[str, 1, 60] | None = None,
+        ruleset: str | None = None,
+        rounds: app_commands.Range[int, 1, 50] | None = None,
+        round_minutes: app_commands.Range[int, 5, 1440] | None = None,
+        best_of: app_commands.Range[int, 1, 3] | None = None,
+        win: app_commands.Range[int, 0, 100] | None = None,
+        draw: app_commands.Range[int, 0, 100] | None = None,
+        loss: app_commands.Range[int, 0, 100] | None = None,
+        rotate_partners: bool | None = None,
+    ) -> None:
+        text = words(
+            "/tournament create",
+            format,
+            name,
+            _opt("--ruleset", ruleset),
+            _opt("--rounds", rounds),
+            _opt("--round-minutes", round_minutes),
+            _opt("--best-of", best_of),
+            _opt("--win", win),
+            _opt("--draw", draw),
+            _opt("--loss", loss),
+            "--rotate-partners" if rotate_partners else None,
+        )
+        await run(interaction, text)
+
+    def event_sub(group: app_commands.Group, sub: str, description: str) -> None:
+        @group.command(name=sub, description=description)
+        async def command(interaction: discord.Interaction, id: EventId | None = None) -> None:
+            await run(interaction, words(f"/{group.name} {sub}", _event(id)))
+
+    for sub, description in (
+        ("join", "Enter the tournament"),
+        ("withdraw", "Leave the tournament"),
+        ("start", "Start it (organiser or Manage Server)"),
+        ("info", "What it is and where it stands"),
+        ("standings", "The standings"),
+        ("pairings", "This round's pairings"),
+    ):
+        event_sub(tournament, sub, description)
+
+    @tournament.command(name="drop", description="Drop a player (organiser or Manage Server)")
+    async def t_drop(
+        interaction: discord.Interaction, player: str, id: EventId | None = None
+    ) -> None:
+        await run(interaction, words("/tournament drop", player, _event(id)))
+
+    @tournament.command(name="result", description="Record a match result by hand")
+    @app_commands.choices(outcome=OUTCOME_CHOICES)
+    async def t_result(
+        interaction: discord.Interaction,
+        match: EventId,
+        outcome: str,
+        score_a: app_commands.Range[int, 0, 100_000] | None = None,
+        score_b: app_commands.Range[int, 0, 100_000] | None = None,
+        id: EventId | None = None,
+    ) -> None:
+        scores = (score_a, score_b) if score_a is not None and score_b is not None else ()
+        text = words("/tournament result", match, outcome, *scores, _event(id))
+        await run(interaction, text)
+
+    tree.add_command(tournament)
+
+    ladder = app_commands.Group(
+        name="ladder", description="Ladders in this channel", guild_only=True
+    )
+
+    @ladder.command(name="create", description="Create a ladder")
+    @app_commands.choices(ruleset=RULESET_CHOICES)
+    async def l_create(
+        interaction: discord.Interaction,
+        ruleset: str | None = None,
+        name: app_commands.Range[str, 1, 60] | None = None,
+        days: app_commands.Range[int, 1, 365] | None = None,
+        opens_in_hours: app_commands.Range[int, 0, 2160] | None = None,
+        win: app_commands.Range[int, 0, 100] | None = None,
+        draw: app_commands.Range[int, 0, 100] | None = None,
+        loss: app_commands.Range[int, 0, 100] | None = None,
+    ) -> None:
+        text = words(
+            "/ladder create",
+            ruleset,
+            name,
+            _opt("--days", days),
+            _opt("--opens-in", opens_in_hours),
+            _opt("--win", win),
+            _opt("--draw", draw),
+            _opt("--loss", loss),
+        )
+        await run(interaction, text)
+
+    for sub, description in (
+        ("join", "Enter the ladder"),
+        ("withdraw", "Leave the ladder"),
+        ("info", "What it is and where it stands"),
+        ("standings", "The standings"),
+    ):
+        event_sub(ladder, sub, description)
+
+    tree.add_command(ladder)
+
+    @tree.command(name="stats", description="Ratings of a player (default: you)")
+    @app_commands.guild_only()
+    async def stats(interaction: discord.Interaction, player: str | None = None) -> None:
+        await run(interaction, words("/stats", player))
+
+    @tree.command(name="leaderboard", description="The best ratings of a ruleset")
+    @app_commands.choices(ruleset=RULESET_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(interaction: discord.Interaction, ruleset: str | None = None) -> None:
+        await run(interaction, words("/leaderboard", ruleset))

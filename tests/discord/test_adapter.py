@@ -120,6 +120,20 @@ async def test_slash_options_become_the_core_command_text(world: World) -> None:
         (("seed", {"hex": "00ff" * 8}, None), "/seed " + "00ff" * 8),
         (("verify", {"match": "m3"}, None), "/verify m3"),
         (("rules", {"ruleset": "classic"}, None), "/rules classic"),
+        (
+            ("tournament", {"format": "swiss", "name": "Spring Cup", "rounds": 5}, "create"),
+            "/tournament create swiss Spring Cup --rounds 5",
+        ),
+        (("tournament", {"id": 2}, "join"), "/tournament join #2"),
+        (("tournament", {"player": "Bob", "id": 2}, "drop"), "/tournament drop Bob #2"),
+        (
+            ("tournament", {"match": 4, "outcome": "a", "score_a": 162, "score_b": 0}, "result"),
+            "/tournament result 4 a 162 0",
+        ),
+        (("ladder", {"ruleset": "club", "days": 30}, "create"), "/ladder create club --days 30"),
+        (("ladder", {}, "standings"), "/ladder standings"),
+        (("stats", {"player": "Bob"}, None), "/stats Bob"),
+        (("leaderboard", {"ruleset": "bulgarian"}, None), "/leaderboard bulgarian"),
     ]
     for (name, options, sub), expected in cases:
         interaction = await fake.slash(alice, channel, name, options, subcommand=sub)
