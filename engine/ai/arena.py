@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.ai.player import choose_action
-from engine.match import DealResult, Match
+from engine.match import DealRecord, DealResult, Match
 
 MAX_REDEALS = 24
 
@@ -53,6 +53,8 @@ class LevelStats:
     made: int = 0
     margin: float = 0.0  # sum of (takers' total - defenders' total)
     deals: int = 0
+    contres: int = 0  # Contre / Recontre said by this level
+    contres_won: int = 0  # ... on deals its team won
 
     def summary(self) -> dict:
         t = sorted(self.times)
@@ -67,6 +69,8 @@ class LevelStats:
             "deals": self.deals,
             "made": self.made,
             "margin": self.margin / self.contracts if self.contracts else 0.0,
+            "contres": self.contres,
+            "contres_won": self.contres_won,
         }
 
 
@@ -113,6 +117,11 @@ class ArenaReport:
                 )
             else:
                 out.append(f"  {name} bidding: took no contract in {s['deals']} deals")
+            if s["contres"]:
+                out.append(
+                    f"  {name} doubling: {s['contres']} Contre/Recontre, "
+                    f"{s['contres_won']} on deals its team won"
+                )
         out.append(
             f"{self.a} vs {self.b}: {self.mean:+.1f} points per deal "
             f"(95% CI +-{self.ci95:.1f}) over {len(self.per_deck)} deals"
@@ -137,7 +146,7 @@ def play_deal(
     clock: Callable[[], float] | None,
     stats: dict[str, LevelStats],
     budget_s: float | None = None,
-) -> DealResult | None:
+) -> DealRecord | None:
     """Play until the first scored deal; record decision times per level."""
     m = Match(ruleset, decks=decks)
     while m.to_move is not None:
@@ -153,7 +162,7 @@ def play_deal(
         m.apply(seat, action)
         for d in m.deals:
             if d.result is not None:
-                return d.result
+                return d
     return None
 
 
@@ -176,12 +185,13 @@ def run_arena(
         for table in range(2):
             levels = (a, b, a, b) if table == 0 else (b, a, b, a)
             a_team = 0 if table == 0 else 1
-            result = play_deal(
+            record = play_deal(
                 ruleset, levels, decks, seed * 100_003 + i * 2 + table, clock, stats, budget_s
             )
-            if result is None:
+            if record is None:
                 diffs.append(0.0)
                 continue
+            result = record.result
             pts = raw_points(result, bulgarian)
             diffs.append(pts[a_team] - pts[1 - a_team])
             taker_team = result.contract.taker_team
@@ -192,6 +202,10 @@ def run_arena(
             st.contracts += 1
             st.made += result.outcome == "made"
             st.margin += result.totals[taker_team] - result.totals[1 - taker_team]
+            for seat, text in record.actions:
+                if text in ("contre", "recontre"):
+                    stats[levels[seat]].contres += 1
+                    stats[levels[seat]].contres_won += pts[seat % 2] > pts[1 - seat % 2]
         per_deck.append(sum(diffs) / 2)
         if progress:
             progress(i + 1, sum(per_deck) / len(per_deck))

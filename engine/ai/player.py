@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import dataclass
 
 from engine.actions import Action
 from engine.ai.bidding import heuristic_bid
+from engine.ai.expert_bidding import expert_bid
 from engine.ai.heuristic import lowest_card, normal_card
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.search import SearchPlan, Tier, choose_card, play_weights
-from engine.ai.tables import CONTRACT_CODES, POINTS, POWER
-
-LEVELS = ("easy", "normal", "hard", "expert")
+from engine.ai.tables import CONTRACT_CODES
 
 HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), node_budget=60_000)
 EXPERT_PLAN = SearchPlan(
@@ -29,8 +29,26 @@ EXPERT_PLAN = SearchPlan(
         Tier(24, 6, exact=True),
         Tier(32, 40, exact=False),
     ),
-    node_budget=500_000,
+    node_budget=300_000,
 )
+
+
+@dataclass(frozen=True)
+class Level:
+    """How a level bids (``"easy"``, ``"normal"``, ``"hard"`` evaluation thresholds or
+    ``"sampled"``) and plays (``"lowest"``, ``"rules"`` or a search plan)."""
+
+    bidding: str
+    play: str | SearchPlan
+
+
+LEVEL_SPECS: dict[str, Level] = {
+    "easy": Level("easy", "lowest"),
+    "normal": Level("normal", "rules"),
+    "hard": Level("hard", HARD_PLAN),
+    "expert": Level("sampled", EXPERT_PLAN),
+}
+LEVELS = ("easy", "normal", "hard", "expert")
 
 
 class UnknownLevel(ValueError):
@@ -53,7 +71,8 @@ def choose_action(view, level: str, seed: int = 0, budget_s: float | None = None
     ``budget_s`` (hard / expert only) lets the search draw more samples while time
     remains; without it the decision is a pure function of (view, level, seed).
     """
-    if level not in LEVELS:
+    spec = LEVEL_SPECS.get(level) if isinstance(level, str) else None
+    if spec is None:
         raise UnknownLevel(f"Unknown AI level {level!r}: choose one of {', '.join(LEVELS)}.")
     legal = tuple(view.legal)
     if not legal:
@@ -62,40 +81,35 @@ def choose_action(view, level: str, seed: int = 0, budget_s: float | None = None
         return legal[0]
     rng = position_rng(view, level, seed)
     if legal[0].kind != "play":
-        if level == "expert":
-            from engine.ai.expert_bidding import expert_bid
-
+        if spec.bidding == "sampled":
             text = expert_bid(view, rng)
         else:
-            text = heuristic_bid(view, level)
+            text = heuristic_bid(view, spec.bidding)
         for a in legal:
             if a.text == text:
                 return a
-        return (
-            next(a for a in legal if a.kind == "pass")
-            if any(a.kind == "pass" for a in legal)
-            else legal[0]
-        )
-    card = _choose_card(view, level, rng, budget_s)
+        passes = [a for a in legal if a.kind == "pass"]
+        return passes[0] if passes else legal[0]
+    card = _choose_card(view, spec, rng, budget_s)
     return _with_flags(legal, card)
 
 
-def _choose_card(view, level: str, rng: random.Random, budget_s: float | None) -> int:
+def _choose_card(view, spec: Level, rng: random.Random, budget_s: float | None) -> int:
     legal_cards = {a.card for a in view.legal}
     legal = 0
     for c in legal_cards:
         legal |= 1 << c
     code = CONTRACT_CODES[view.contract.trump]
-    if level == "easy":
+    if spec.play == "lowest":
         return lowest_card(code, legal)
     k = knowledge_from_view(view)
-    if level == "normal":
+    if spec.play == "rules":
         card = normal_card(k.kind, code, k.seat, k.hand, legal, k.trick, k.played, k.taker)
     else:
-        plan = HARD_PLAN if level == "hard" else EXPERT_PLAN
+        plan = spec.play
         weights = play_weights(k, view.bids, view.turned) if plan.bias else None
         card = choose_card(k, plan, rng, weights, budget_s)
-    if card not in legal_cards:  # never happens when the model matches the engine
+    if card not in legal_cards:  # never happens while the model matches the engine
         card = lowest_card(code, legal)
     return card
 
@@ -104,7 +118,3 @@ def _with_flags(legal: tuple[Action, ...], card: int) -> Action:
     """Announce belote and declare melds whenever the rules allow it with this card."""
     options = [a for a in legal if a.card == card]
     return max(options, key=lambda a: (a.belote, a.melds))
-
-
-def card_order_key(code: int, card: int) -> tuple[int, int]:
-    return POINTS[code][card], POWER[code][card]
