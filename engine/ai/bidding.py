@@ -9,7 +9,6 @@ contract out on sampled deals (``expert_bid``).
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from engine.ai.tables import AT, CONTRACT_CODES, NT, SUIT_MASK, bits
@@ -82,7 +81,10 @@ EASY_STYLE = BidStyle(
 NORMAL_STYLE = BidStyle(
     take=25, name_suit=27, bg_suit=22, bg_nt=26, bg_at=28, contre=24, recontre=30
 )
-HARD_STYLE = BidStyle(take=24, name_suit=26, bg_suit=21, bg_nt=25, bg_at=27, contre=23, recontre=29)
+HARD_STYLE = BidStyle(take=22, name_suit=24, bg_suit=19, bg_nt=23, bg_at=25, contre=21, recontre=27)
+
+
+STYLES: dict[str, BidStyle] = {"normal": NORMAL_STYLE, "hard": HARD_STYLE}
 
 
 def obvious(hand: int, code: int) -> bool:
@@ -122,7 +124,7 @@ def heuristic_bid(view, level: str) -> str:
 
 
 def _french(view, level: str, legal: set[str], hand: int) -> str:
-    style = NORMAL_STYLE if level == "normal" else HARD_STYLE
+    style = STYLES.get(level, HARD_STYLE)
     turned = view.turned
     full = hand | (1 << turned)
     turned_suit = turned >> 3
@@ -137,10 +139,7 @@ def _french(view, level: str, legal: set[str], hand: int) -> str:
     options = [t for t in legal if t.startswith("bid ")]
     if not options:
         return "pass"
-    best = max(
-        options,
-        key=lambda t: strength(full & ~(1 << turned) | (1 << turned), CONTRACT_CODES[t[4:]]),
-    )
+    best = max(options, key=lambda t: strength(full, CONTRACT_CODES[t[4:]]))
     code = CONTRACT_CODES[best[4:]]
     s = strength(full, code)
     if "pass" not in legal:
@@ -164,7 +163,7 @@ def _bulgarian(view, level: str, legal: set[str], hand: int, seat: int) -> str:
             if text in legal and obvious(hand, CONTRACT_CODES[text[4:]]):
                 return text
         return "pass"
-    style = NORMAL_STYLE if level == "normal" else HARD_STYLE
+    style = STYLES.get(level, HARD_STYLE)
     need = {NT: style.bg_nt, AT: style.bg_at}
     best_text, best_margin = "pass", 0.0
     for text in legal:
@@ -200,7 +199,3 @@ def _defence(hand: int, code: int) -> float:
         return s
     other = AT if code == NT else NT
     return strength(hand, code) + 0.3 * strength(hand, other)
-
-
-def choose_seeded(rng: random.Random, options: list[str]) -> str:
-    return options[rng.randrange(len(options))]

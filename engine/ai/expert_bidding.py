@@ -15,7 +15,7 @@ import random
 from engine.ai.bidding import auction_state, heuristic_bid
 from engine.ai.scoring import deal_value
 from engine.ai.search import rollout
-from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, SUIT_MASK, bits
+from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, bits
 
 SAMPLES = 24
 MARGIN = 12.0
@@ -123,7 +123,3 @@ def expert_bid(view, rng: random.Random) -> str:
     if hint != "pass" and hint in legal and any(t == hint and v > -MARGIN for v, t in options):
         return hint
     return "pass"
-
-
-def suit_of_mask(mask: int) -> list[int]:
-    return [s for s in range(4) if mask & SUIT_MASK[s]]

@@ -21,7 +21,6 @@ from engine.ai.tables import (
     RULESET_KINDS,
     last_trick_bonus,
     legal_mask,
-    winner_index,
 )
 
 
@@ -96,8 +95,6 @@ def knowledge_from_view(view) -> Knowledge:
         team = winner & 1
         points[team] += sum(pts[c] for c in trick_cards)
         won |= 1 << team
-    if view.tricks and len(view.tricks) == 8:
-        pass
     if len(view.tricks) == 8:
         # The deal is over; the last trick bonus belongs to the last winner.
         points[view.tricks[-1].winner & 1] += last_trick_bonus(code)
@@ -175,9 +172,3 @@ def _excluded_by(kind: int, code: int, card: int, prefix: list[int]) -> int:
     if len(_EXCL_CACHE) < 100_000:
         _EXCL_CACHE[key] = out
     return out
-
-
-def trick_state(code: int, trick: list[int]) -> tuple[int, int]:
-    """(index of the winning card, its card) of a non-empty trick."""
-    w = winner_index(code, trick)
-    return w, trick[w]

@@ -23,7 +23,6 @@ from engine.ai.tables import (
     FULL,
     POINTS,
     POWER,
-    SUIT_MASK,
     bits,
     last_trick_bonus,
     legal_mask,
@@ -209,7 +208,3 @@ def choose_card(
     power = POWER[k.code]
     # Ties (common when the deal is decided) go to the cheapest card.
     return max(cards, key=lambda c: (round(totals[c] / n, 6), -pts[c], -power[c]))
-
-
-def trump_mask(code: int) -> int:
-    return SUIT_MASK[code] if code < 4 else (FULL if code == 5 else 0)
