@@ -1,0 +1,191 @@
+"""``belote run`` (console, Discord or Telegram) and ``belote export``.
+
+The chat adapters are imported lazily, by name, only when chosen: the console needs
+neither discord.py nor python-telegram-bot loaded. Each chat adapter exposes
+``async def run(app_factory)``; ``app_factory(platform)`` returns a BeloteApp (not yet
+started) wired to that platform.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import inspect
+import logging
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+DEFAULT_DB = "belote.db"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "run",
+        help="run the bot: in the terminal, or on Discord / Telegram",
+        description="Run the bot. With no chat token configured, plays in the terminal.",
+    )
+    p.add_argument("--platform", choices=("console", "discord", "telegram"), default=None)
+    p.add_argument("--db", default=os.environ.get("BELOTE_DB", DEFAULT_DB), help="database")
+    p.add_argument("--bot-delay", type=float, default=1.0, metavar="S", help="bot pause (s)")
+    p.add_argument("--fast", action="store_true", help="no pause, no seed window")
+    p.add_argument("--no-drand", action="store_true", help="deal without drand")
+    p.add_argument("--drand-relay", action="append", metavar="URL", help="drand relay URL")
+    p.add_argument("--timer", type=float, default=60.0, metavar="S", help="turn timer")
+    p.add_argument("--window", type=float, default=20.0, metavar="S", help="seed window")
+    p.add_argument("--ruleset", default="club", help="default ruleset of new tables")
+    p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
+    p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
+    p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
+    p.add_argument("--random-seed", default=None, help=argparse.SUPPRESS)  # tests only
+    p.add_argument("--log-level", default="WARNING")
+    p.set_defaults(func=run_command)
+
+    e = subparsers.add_parser(
+        "export",
+        help="write a match transcript (JSON)",
+        description="Write the fair-deal transcript of a match (the latest when MATCH is "
+        "left out) for `belote verify`.",
+    )
+    e.add_argument("match", nargs="?", default=None, help="match id, e.g. m12 or 12")
+    e.add_argument("--db", default=os.environ.get("BELOTE_DB", DEFAULT_DB))
+    e.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
+    e.set_defaults(func=export_command)
+
+
+# --- platform choice ---------------------------------------------------------------------
+
+
+def read_dotenv(path: str | Path = ".env") -> dict[str, str]:
+    """KEY=VALUE lines of a .env file (no expansion); values never printed anywhere."""
+    out: dict[str, str] = {}
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError:
+        return out
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        out[key] = value.strip().strip("'\"")
+    return out
+
+
+def choose_platform(explicit: str | None, env: dict[str, str] | None = None) -> str:
+    if explicit:
+        return explicit
+    env = {**read_dotenv(), **os.environ} if env is None else env
+    if env.get("DISCORD_TOKEN"):
+        return "discord"
+    if env.get("TELEGRAM_TOKEN"):
+        return "telegram"
+    return "console"
+
+
+# --- building the app ----------------------------------------------------------------------
+
+
+def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
+    """``await factory(platform)`` -> a BeloteApp on the database of ``args`` (not started)."""
+
+    async def factory(platform):
+        from bot.app import BeloteApp, Settings
+        from bot.clock import SeededRandomness, SystemRandomness
+        from bot.store import Store
+
+        settings = Settings(
+            bot_delay=args.bot_delay,
+            fast=args.fast,
+            drand=not args.no_drand,
+            timer=args.timer,
+            seed_window=args.window,
+            ruleset=args.ruleset,
+            render_images=bool(getattr(args, "images", None)) or args.platform != "console",
+        )
+        drand = None
+        if not args.no_drand:
+            from bot.drand import PUBLIC_RELAYS, DrandClient
+
+            drand = DrandClient(args.drand_relay or list(PUBLIC_RELAYS))
+        randomness = SeededRandomness(args.random_seed) if args.random_seed else SystemRandomness()
+        store = await Store.open(args.db)
+        return BeloteApp(store, platform, drand=drand, settings=settings, randomness=randomness)
+
+    return factory
+
+
+def run_command(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING))
+    args.platform = choose_platform(args.platform)
+    if args.platform == "console":
+        return asyncio.run(_run_console(args))
+    module = importlib.import_module(f"adapters.{args.platform}")
+    run = getattr(module, "run", None)
+    if run is None:
+        print(f"The {args.platform} adapter cannot run yet.", file=sys.stderr)
+        return 2
+    factory = app_factory(args)
+    params = inspect.signature(run).parameters
+    result = run(app_factory=factory) if "app_factory" in params else run(factory)
+    if inspect.isawaitable(result):
+        result = asyncio.run(result)
+    return int(result or 0)
+
+
+async def _run_console(args: argparse.Namespace) -> int:
+    from adapters.console.platform import ConsolePlatform
+    from adapters.console.run import ConsoleOptions, run_console
+
+    platform = ConsolePlatform(images_dir=args.images)
+    app = await app_factory(args)(platform)
+    name = args.name or os.environ.get("USER") or "you"
+    solo = args.solo or (sys.stdin.isatty() and args.name is None)
+    return await run_console(app, platform, ConsoleOptions(default_user=name, solo=solo))
+
+
+# --- export --------------------------------------------------------------------------------
+
+
+def export_command(args: argparse.Namespace) -> int:
+    return asyncio.run(_export(args))
+
+
+async def _export(args: argparse.Namespace) -> int:
+    from bot.app import BeloteApp
+    from bot.store import Store
+    from bot.transcript import dumps
+
+    if not Path(args.db).exists():
+        print(f"No database at {args.db}.", file=sys.stderr)
+        return 2
+    store = await Store.open(args.db)
+    try:
+        if args.match is None:
+            row = await store.latest_match()
+        else:
+            text = str(args.match).lower().lstrip("m")
+            if not text.isdigit():
+                print("A match is named like m12.", file=sys.stderr)
+                return 2
+            row = await store.match(int(text))
+        if row is None:
+            print("No such match in that database.", file=sys.stderr)
+            return 1
+        app = BeloteApp(store)
+        try:
+            transcript = await app.transcript(row.id)
+        except LookupError as exc:
+            print(str(exc), file=sys.stderr)
+            return 1
+    finally:
+        await store.close()
+    out = dumps(transcript)
+    if args.output:
+        Path(args.output).write_text(out + "\n", encoding="utf-8")
+    else:
+        sys.stdout.write(out + "\n")
+    return 0

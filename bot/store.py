@@ -1,0 +1,381 @@
+"""The database: aiosqlite in WAL mode, versioned migrations, an append-only match log.
+
+What is true about a match is its log: one row per input (the server seed's commitment,
+each seat's seed, drand's round and value) and per action, in order, never updated or
+deleted (triggers refuse it). Tables, matches' summaries and deadlines are plain rows kept
+next to it so a restart finds every unfinished table, its timers included.
+
+Writes are grouped: every caller awaits its own :class:`Write`, and all the writes waiting
+at that moment go into one transaction (group commit). A caller shows an action's effects
+only after its ``await`` returns, i.e. after the commit: nothing shown is ever lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: tables, matches, the append-only log, deadlines
+    """
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY,
+        channel TEXT NOT NULL,
+        host TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        match_id INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX tables_by_status ON tables(status);
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        channel TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        commitment TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        ended_at REAL,
+        status TEXT NOT NULL
+    );
+    CREATE INDEX matches_by_channel ON matches(channel, id);
+    CREATE TABLE match_log (
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        seq INTEGER NOT NULL,
+        at REAL NOT NULL,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER match_log_no_update BEFORE UPDATE ON match_log
+        BEGIN SELECT RAISE(ABORT, 'match_log is append-only'); END;
+    CREATE TRIGGER match_log_no_delete BEFORE DELETE ON match_log
+        BEGIN SELECT RAISE(ABORT, 'match_log is append-only'); END;
+    CREATE TABLE deadlines (
+        table_id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        due REAL NOT NULL,
+        nonce INTEGER NOT NULL
+    );
+    """,
+)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    match_id: int
+    seq: int
+    at: float
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: int
+    channel: str
+    host: str
+    settings: dict[str, Any]
+    seats: list[Any]
+    status: str  # "open" | "playing" | "closed"
+    match_id: int | None
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    table_id: int
+    channel: str
+    ruleset: str
+    commitment: str
+    started_at: float
+    ended_at: float | None
+    status: str  # "playing" | "over" | "aborted"
+
+
+@dataclass(frozen=True)
+class Deadline:
+    table_id: int
+    kind: str
+    due: float
+    nonce: int
+
+
+@dataclass
+class Write:
+    """One unit of change, committed atomically (possibly with other callers' units)."""
+
+    tables: list[TableRow] = field(default_factory=list)
+    new_matches: list[MatchRow] = field(default_factory=list)
+    logs: list[LogEntry] = field(default_factory=list)
+    ended_matches: list[tuple[int, float, str]] = field(default_factory=list)
+    # table id -> Deadline, or None to clear it
+    deadlines: dict[int, Deadline | None] = field(default_factory=dict)
+
+    def merge(self, other: Write) -> None:
+        self.tables += other.tables
+        self.new_matches += other.new_matches
+        self.logs += other.logs
+        self.ended_matches += other.ended_matches
+        self.deadlines.update(other.deadlines)
+
+
+class Store:
+    """One aiosqlite connection; see the module docstring for the write discipline."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self.path = path
+        self._pending: list[tuple[Write, asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
+        self._next_table = 1
+        self._next_match = 1
+        self.commits = 0
+
+    # --- opening ---------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=FULL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        store = cls(conn, path)
+        await store.migrate()
+        return store
+
+    async def migrate(self) -> int:
+        """Apply every migration newer than the database's ``user_version``; returns it."""
+        async with self._conn.execute("PRAGMA user_version") as cur:
+            (version,) = await cur.fetchone()
+        for n, script in enumerate(MIGRATIONS, start=1):
+            if n <= version:
+                continue
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for stmt in _statements(script):
+                    await self._conn.execute(stmt)
+                await self._conn.execute(f"PRAGMA user_version={n}")
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            log.info("database migrated to version %d", n)
+            version = n
+        async with self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM tables") as cur:
+            self._next_table = (await cur.fetchone())[0] + 1
+        async with self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM matches") as cur:
+            self._next_match = (await cur.fetchone())[0] + 1
+        return version
+
+    async def close(self) -> None:
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
+        await self._conn.close()
+
+    # --- ids (one process owns the database) -----------------------------------------
+
+    def new_table_id(self) -> int:
+        n = self._next_table
+        self._next_table += 1
+        return n
+
+    def new_match_id(self) -> int:
+        n = self._next_match
+        self._next_match += 1
+        return n
+
+    # --- writing ---------------------------------------------------------------------
+
+    async def write(self, unit: Write) -> None:
+        """Commit ``unit``; returns once it is durable. Raises if it could not be written."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((unit, fut))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_loop())
+        await fut
+
+    async def _flush_loop(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            merged = Write()
+            for unit, _ in batch:
+                merged.merge(unit)
+            try:
+                await self._commit(merged)
+            except Exception:
+                # one bad unit must not sink the others: retry each on its own
+                for unit, fut in batch:
+                    try:
+                        await self._commit(unit)
+                    except Exception as exc:
+                        if not fut.done():
+                            fut.set_exception(exc)
+                    else:
+                        if not fut.done():
+                            fut.set_result(None)
+                continue
+            for _, fut in batch:
+                if not fut.done():
+                    fut.set_result(None)
+
+    async def _commit(self, w: Write) -> None:
+        c = self._conn
+        await c.execute("BEGIN IMMEDIATE")
+        try:
+            if w.tables:
+                await c.executemany(
+                    "INSERT OR REPLACE INTO tables (id, channel, host, settings, seats, status,"
+                    " match_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                    [
+                        (
+                            t.id,
+                            t.channel,
+                            t.host,
+                            json.dumps(t.settings),
+                            json.dumps(t.seats),
+                            t.status,
+                            t.match_id,
+                            t.created_at,
+                            t.updated_at,
+                        )
+                        for t in w.tables
+                    ],
+                )
+            if w.new_matches:
+                await c.executemany(
+                    "INSERT INTO matches (id, table_id, channel, ruleset, commitment,"
+                    " started_at, ended_at, status) VALUES (?,?,?,?,?,?,?,?)",
+                    [
+                        (
+                            m.id,
+                            m.table_id,
+                            m.channel,
+                            m.ruleset,
+                            m.commitment,
+                            m.started_at,
+                            m.ended_at,
+                            m.status,
+                        )
+                        for m in w.new_matches
+                    ],
+                )
+            if w.logs:
+                await c.executemany(
+                    "INSERT INTO match_log (match_id, seq, at, kind, data) VALUES (?,?,?,?,?)",
+                    [
+                        (e.match_id, e.seq, e.at, e.kind, json.dumps(e.data, sort_keys=True))
+                        for e in w.logs
+                    ],
+                )
+            if w.ended_matches:
+                await c.executemany(
+                    "UPDATE matches SET ended_at = ?, status = ? WHERE id = ?",
+                    [(at, status, mid) for mid, at, status in w.ended_matches],
+                )
+            clears = [(tid,) for tid, d in w.deadlines.items() if d is None]
+            sets = [(d.table_id, d.kind, d.due, d.nonce) for d in w.deadlines.values() if d]
+            if clears:
+                await c.executemany("DELETE FROM deadlines WHERE table_id = ?", clears)
+            if sets:
+                await c.executemany(
+                    "INSERT OR REPLACE INTO deadlines (table_id, kind, due, nonce)"
+                    " VALUES (?,?,?,?)",
+                    sets,
+                )
+            await c.execute("COMMIT")
+            self.commits += 1
+        except BaseException:
+            await c.execute("ROLLBACK")
+            raise
+
+    # --- reading ---------------------------------------------------------------------
+
+    async def open_tables(self) -> list[TableRow]:
+        """Every table not closed, oldest first: what a restart resumes."""
+        async with self._conn.execute(
+            "SELECT * FROM tables WHERE status != 'closed' ORDER BY id"
+        ) as cur:
+            return [_table(r) for r in await cur.fetchall()]
+
+    async def table(self, table_id: int) -> TableRow | None:
+        async with self._conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
+            r = await cur.fetchone()
+        return _table(r) if r else None
+
+    async def match(self, match_id: int) -> MatchRow | None:
+        async with self._conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
+            r = await cur.fetchone()
+        return MatchRow(*r) if r else None
+
+    async def latest_match(
+        self, channel: str | None = None, *, ended: bool = False
+    ) -> MatchRow | None:
+        sql = "SELECT * FROM matches"
+        where, args = [], []
+        if channel is not None:
+            where.append("channel = ?")
+            args.append(channel)
+        if ended:
+            where.append("status != 'playing'")
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY id DESC LIMIT 1"
+        async with self._conn.execute(sql, args) as cur:
+            r = await cur.fetchone()
+        return MatchRow(*r) if r else None
+
+    async def matches(self, status: str | None = None) -> list[MatchRow]:
+        sql, args = "SELECT * FROM matches", ()
+        if status is not None:
+            sql, args = sql + " WHERE status = ?", (status,)
+        async with self._conn.execute(sql + " ORDER BY id", args) as cur:
+            return [MatchRow(*r) for r in await cur.fetchall()]
+
+    async def log(self, match_id: int) -> list[LogEntry]:
+        async with self._conn.execute(
+            "SELECT match_id, seq, at, kind, data FROM match_log WHERE match_id = ? ORDER BY seq",
+            (match_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [LogEntry(m, s, a, k, json.loads(d)) for m, s, a, k, d in rows]
+
+    async def deadlines(self) -> dict[int, Deadline]:
+        async with self._conn.execute("SELECT table_id, kind, due, nonce FROM deadlines") as cur:
+            return {r[0]: Deadline(*r) for r in await cur.fetchall()}
+
+
+def _table(r: Any) -> TableRow:
+    return TableRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7], r[8])
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies whole."""
+    out, buf = [], []
+    for line in script.strip().splitlines():
+        buf.append(line)
+        text = "\n".join(buf).strip()
+        if text.endswith(";") and (
+            "BEGIN" not in text.upper().split("CREATE TRIGGER")[-1] or text.upper().endswith("END;")
+        ):
+            out.append(text)
+            buf = []
+    if "".join(buf).strip():
+        out.append("\n".join(buf))
+    return out

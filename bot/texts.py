@@ -1,0 +1,217 @@
+"""Text pictures of a table and a hand (the console draws these; chat platforms show them
+next to the rendered images). Every line is one whole message of the catalog."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import _
+from engine import Action, card_text, cards_text
+
+if TYPE_CHECKING:
+    from bot.table import MatchRun, Seat, Table
+
+
+def seat_label(seat: int) -> str:
+    """Seats are 0..3 inside, 1..4 for people."""
+    return str(seat + 1)
+
+
+def seat_name(seat: Seat | None, locale: str) -> str:
+    if seat is None:
+        return _("seat-empty", locale)
+    if seat.is_bot:
+        return _("seat-bot", locale, name=seat.name, level=_(f"level-{seat.level}", locale))
+    return seat.name
+
+
+def contract_text(contract: Any, locale: str) -> str:
+    if contract is None:
+        return ""
+    trump = _(f"contract-{contract.trump}", locale)
+    if getattr(contract, "multiplier", 1) == 2:
+        return _("contract-contre", locale, trump=trump)
+    if getattr(contract, "multiplier", 1) == 4:
+        return _("contract-recontre", locale, trump=trump)
+    return trump
+
+
+def action_label(action: Action, locale: str) -> str:
+    """A button's label for one legal action."""
+    if action.kind == "pass":
+        return _("label-pass", locale)
+    if action.kind == "take":
+        return _("label-take", locale)
+    if action.kind == "bid":
+        return _(f"contract-{action.contract}", locale)
+    if action.kind == "contre":
+        return _("label-contre", locale)
+    if action.kind == "recontre":
+        return _("label-recontre", locale)
+    card = card_text(action.card)
+    if action.belote and action.melds:
+        return _("label-play-melds-belote", locale, card=card)
+    if action.belote:
+        return _("label-play-belote", locale, card=card)
+    if action.melds:
+        return _("label-play-melds", locale, card=card)
+    return card
+
+
+def action_command(action: Action) -> str:
+    """The command a player types for an action (what the console shows as choices)."""
+    if action.kind == "play":
+        flags = (" melds" if action.melds else "") + (" belote" if action.belote else "")
+        return f"/play {card_text(action.card)}{flags}"
+    if action.kind == "bid":
+        return f"/bid {action.contract}"
+    return f"/bid {action.kind}"
+
+
+def seats_lines(t: Table, locale: str) -> list[str]:
+    run = t.run if t.run is not None and not t.run.over else None
+    lines = []
+    for i in range(4):
+        seat = run.seats[i] if run is not None else t.seats[i]
+        name = seat_name(seat, locale)
+        team = _("team-a", locale) if i % 2 == 0 else _("team-b", locale)
+        if run is not None and run.left[i]:
+            key = "seat-line-gone"
+        elif run is not None and run.replaced[i]:
+            key = "seat-line-away"
+        elif run is not None and run.phase == "play" and run.to_move == i:
+            key = "seat-line-turn"
+        else:
+            key = "seat-line"
+        lines.append(_(key, locale, seat=seat_label(i), name=name, team=team))
+    return lines
+
+
+def table_text(t: Table, locale: str, now: float | None = None) -> str:
+    """The one public message of a table, edited in place as the match goes."""
+    s = t.settings
+    lines = [
+        _(
+            "table-header",
+            locale,
+            table=t.tid,
+            ruleset=s.ruleset,
+            target=s.target or _("target-default", locale),
+            timer=int(s.timer),
+        )
+    ]
+    run = t.run
+    if t.status == "closed":
+        lines.append(_("table-closed", locale))
+        return "\n".join(lines)
+    lines += seats_lines(t, locale)
+    if run is None or (run.over and t.status == "open" and run.id != t.last_match):
+        free = len(t.free_seats())
+        lines.append(_("table-waiting", locale, free=free) if free else _("table-ready", locale))
+        return "\n".join(lines)
+    lines.append(_("table-match", locale, match=f"m{run.id}"))
+    if run.phase == "seeds":
+        lines.append(_("table-phase-seeds", locale))
+    elif run.phase == "drand":
+        lines.append(_("table-phase-drand", locale, round=run.drand_round))
+    if run.match is not None:
+        lines += _match_lines(run, locale, now)
+    if run.over:
+        if run.aborted:
+            lines.append(_("table-aborted", locale))
+        else:
+            lines.append(_("table-over", locale))
+    return "\n".join(lines)
+
+
+def _name(run: MatchRun, seat: int, locale: str) -> str:
+    return seat_name(run.seats[seat], locale)
+
+
+def _match_lines(run: MatchRun, locale: str, now: float | None) -> list[str]:
+    m = run.match
+    assert m is not None
+    v = m.view(None)
+    lines = [_("score-line", locale, a=v.scores[0], b=v.scores[1])]
+    if m.to_move is not None:
+        lines.append(_("deal-line", locale, deal=v.k + 1, dealer=_name(run, v.dealer, locale)))
+    if v.contract is not None:
+        lines.append(
+            _(
+                "contract-line",
+                locale,
+                contract=contract_text(v.contract, locale),
+                taker=_name(run, v.contract.taker, locale),
+            )
+        )
+    elif v.turned is not None:
+        lines.append(_("turned-line", locale, card=card_text(v.turned)))
+    if v.contract is None and v.bids:
+        bids = ", ".join(f"{_name(run, s, locale)}: {b}" for s, b in v.bids)
+        lines.append(_("bids-line", locale, bids=bids))
+    if v.trick:
+        played = ", ".join(f"{_name(run, s, locale)} {card_text(c)}" for s, c in v.trick)
+        lines.append(_("trick-line", locale, cards=played))
+    elif v.tricks:
+        last = v.tricks[-1]
+        played = ", ".join(f"{_name(run, s, locale)} {card_text(c)}" for s, c in last.cards)
+        lines.append(
+            _("last-trick-line", locale, cards=played, winner=_name(run, last.winner, locale))
+        )
+    if v.last_result is not None and not v.tricks and not v.trick:
+        lines.append(_("last-deal-line", locale, result=_result_text(v.last_result)))
+    if run.last_action is not None and run.last_action[2] == "timeout":
+        lines.append(_("timeout-line", locale, name=_name(run, run.last_action[0], locale)))
+    mover = run.to_move
+    if mover is not None:
+        if run.is_auto(mover):
+            lines.append(_("turn-line-bot", locale, name=_name(run, mover, locale)))
+        else:
+            left = max(0, int(run.last_at + run.timer - (now if now is not None else run.last_at)))
+            lines.append(_("turn-line", locale, name=_name(run, mover, locale), seconds=left))
+    elif m.winner is not None:
+        winners = _("team-a", locale) if m.winner == 0 else _("team-b", locale)
+        lines.append(_("winner-line", locale, team=winners, a=v.scores[0], b=v.scores[1]))
+    return lines
+
+
+def _result_text(result: Any) -> str:
+    pts = getattr(result, "points", None) or getattr(result, "scores", None)
+    if pts is not None:
+        try:
+            return f"{pts[0]} - {pts[1]}"
+        except (TypeError, IndexError, KeyError):
+            pass
+    return str(result)
+
+
+def hand_text(run: MatchRun, seat: int, locale: str) -> str:
+    """A player's private message: their cards and, on their turn, what they may do."""
+    m = run.match
+    assert m is not None
+    v = m.view(seat)
+    lines = [_("hand-line", locale, table=f"t{run.table_id}", cards=cards_text(list(v.hand)))]
+    if v.contract is not None:
+        lines.append(_("hand-contract", locale, contract=contract_text(v.contract, locale)))
+    if v.legal and not run.is_auto(seat):
+        choices = ", ".join(action_command(a) for a in v.legal)
+        lines.append(_("hand-your-turn", locale, choices=choices))
+    elif run.replaced[seat]:
+        lines.append(_("hand-away", locale))
+    return "\n".join(lines)
+
+
+def seeds_text(run: MatchRun, locale: str) -> str:
+    lines = [_("seeds-header", locale, match=f"m{run.id}")]
+    for i, seat in enumerate(run.seats):
+        seed = run.seat_seeds[i]
+        lines.append(
+            _(
+                "seeds-line",
+                locale,
+                seat=seat_label(i),
+                name=seat_name(seat, locale),
+                seed=seed.hex() if seed is not None else "none",
+            )
+        )
+    return "\n".join(lines)

@@ -1,0 +1,92 @@
+"""The console platform: lines in, lines out, exit 0 once every match is over."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from adapters.console.platform import ConsolePlatform
+from adapters.console.run import parse_line
+from bot.platform import Channel, Post
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_parse_line():
+    assert parse_line("alice: /join t1", "you") == ("alice", "/join t1")
+    assert parse_line("/help", "you") == ("you", "/help")
+    assert parse_line("   ", "you") is None
+    assert parse_line("# a comment", "you") is None
+    assert parse_line("bob:/play TD", "you") == ("bob", "/play TD")
+
+
+async def test_public_and_private_lines():
+    out = io.StringIO()
+    p = ConsolePlatform(out)
+    await p.deliver(Post(Channel("c"), "table:1", "one\ntwo"))
+    await p.deliver(Post(Channel("c"), "table:1", "one\ntwo"))  # unchanged edit: silent
+    await p.deliver(Post(Channel("c"), "hand:1:console:bob", "cards", to_user="console:bob"))
+    assert out.getvalue().splitlines() == ["#table | one", "#table | two", "@bob | cards"]
+
+
+def run_belote(args: list[str], stdin: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "", "TELEGRAM_TOKEN": ""}
+    return subprocess.run(
+        [sys.executable, "-m", "adapters.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env=env,
+    )
+
+
+def test_console_run_plays_a_match_and_exits(tmp_path):
+    db = tmp_path / "c.db"
+    script = "\n".join(
+        [
+            "alice: /table create --target 300",
+            "alice: /addbot",
+            "alice: /addbot hard",
+            "alice: /addbot",
+            "bob: /play TD",
+            "alice: /start",
+            "alice: /seed 1234",
+            "",
+        ]
+    )
+    # alice never plays: her timer runs out, the AI plays for her, then stands in
+    res = run_belote(
+        [
+            "run",
+            "--platform",
+            "console",
+            "--db",
+            str(db),
+            "--fast",
+            "--no-drand",
+            "--timer",
+            "5",
+            "--random-seed",
+            "1",
+        ],
+        script,
+    )
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert all(line.startswith(("#table | ", "@")) for line in lines), lines[:5]
+    assert any(line.startswith("@bob | ") for line in lines)  # bob is told he has no table
+    assert any(line.startswith("@alice | Your hand") for line in lines)
+    assert any("wins the match" in line for line in lines)
+    reveal = [line for line in lines if "The server seed was" in line]
+    assert len(reveal) == 1
+    seed = reveal[0].split("The server seed was ")[1].split()[0]
+    assert all(seed not in line for line in lines[: lines.index(reveal[0])])
+    # export writes the transcript of the latest match
+    exp = run_belote(["export", "--db", str(db)], "")
+    assert exp.returncode == 0, exp.stderr
+    assert f'"server_seed": "{seed}"' in exp.stdout

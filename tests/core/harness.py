@@ -1,0 +1,106 @@
+"""A BeloteApp in fake time with a recording platform: whole matches in milliseconds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.app import BeloteApp, Settings
+from bot.clock import FakeClock, SeededRandomness
+from bot.platform import Channel, Post, RecordingPlatform, Reply, User
+from bot.scheduler import FakeScheduler
+from bot.store import Store
+from bot.texts import action_command
+
+CHANNEL = Channel("test:room")
+OTHER_CHANNEL = Channel("test:elsewhere")
+
+
+def user(name: str, admin: bool = False) -> User:
+    return User(id=f"test:{name}", name=name, is_admin=admin)
+
+
+@dataclass
+class Harness:
+    app: BeloteApp
+    store: Store
+    clock: FakeClock
+    scheduler: FakeScheduler
+    platform: RecordingPlatform
+    path: Path
+    replies: list[tuple[str, Reply]] = field(default_factory=list)
+
+    async def cmd(self, who: str | User, text: str, channel: Channel = CHANNEL) -> list[Reply]:
+        u = who if isinstance(who, User) else user(who)
+        out = await self.app.command(u, channel, text)
+        self.replies += [(u.name, r) for r in out]
+        return out
+
+    async def press(self, who: str | User, action: str, channel: Channel = CHANNEL) -> list[Reply]:
+        u = who if isinstance(who, User) else user(who)
+        out = await self.app.press(u, channel, action)
+        self.replies += [(u.name, r) for r in out]
+        return out
+
+    async def advance(self, seconds: float = 0.0) -> None:
+        await self.scheduler.advance(seconds)
+
+    def table(self, tid: int = 1):
+        return self.app.tables[tid]
+
+    def posts(self, key_prefix: str = "", to_user: str | None = None) -> list[Post]:
+        return [
+            p
+            for p in self.platform.posts
+            if p.key.startswith(key_prefix) and (to_user is None or p.to_user == to_user)
+        ]
+
+    def last(self, key: str) -> Post:
+        return [p for p in self.platform.posts if p.key == key][-1]
+
+    async def play_human_turns(self, names: dict[int, str], max_steps: int = 5000) -> None:
+        """Play every human seat's first legal action by command until the match ends."""
+        t = self.table()
+        for _ in range(max_steps):
+            run = t.run
+            if run is None or run.over:
+                return
+            mover = run.to_move
+            if mover is not None and mover in names and not run.is_auto(mover):
+                legal = run.match.legal_actions(mover)
+                plain = [a for a in legal if not a.belote] or legal
+                replies = await self.cmd(names[mover], action_command(plain[0]))
+                assert all(r.ok for r in replies), replies
+            else:
+                await self.advance(1.0)
+        raise AssertionError("the match did not end")
+
+
+async def make_harness(
+    path: Path, *, start: float = 1_800_000_000.0, drand: Any = None, **settings: Any
+) -> Harness:
+    clock = FakeClock(start)
+    scheduler = FakeScheduler(clock)
+    platform = RecordingPlatform()
+    store = await Store.open(path)
+    opts = {"drand": drand is not None, "render_images": False, "bot_delay": 1.0}
+    opts.update(settings)
+    app = BeloteApp(
+        store,
+        platform,
+        clock=clock,
+        drand=drand,
+        settings=Settings(**opts),
+        scheduler=scheduler,
+        randomness=SeededRandomness(b"harness"),
+    )
+    await app.start()
+    return Harness(app, store, clock, scheduler, platform, path)
+
+
+async def table_with_bots(h: Harness, host: str = "alice", *create_args: str) -> None:
+    args = " ".join(create_args)
+    assert (await h.cmd(host, f"/table create {args}".strip()))[0].ok
+    for _ in range(3):
+        assert (await h.cmd(host, "/addbot"))[0].ok

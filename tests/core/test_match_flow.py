@@ -1,0 +1,126 @@
+"""A whole match through the app's entry points, in fake time."""
+
+from __future__ import annotations
+
+from tests.core.harness import make_harness, table_with_bots, user
+
+
+async def test_human_and_three_bots_play_to_the_end(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0)
+    await table_with_bots(h)
+    replies = await h.cmd("alice", "/start")
+    assert replies[0].ok and "m1" in replies[0].text
+    await h.play_human_turns({0: "alice"})
+    t = h.table()
+    assert t.run.over and t.status == "open"
+    m = t.run.match
+    assert m.winner in (0, 1)
+    assert max(m.scores) >= 1000
+    # the log holds the start, the seeds' close, every action and the end, in order
+    log = await h.store.log(t.run.id)
+    assert [e.seq for e in log] == list(range(len(log)))
+    assert log[0].kind == "start" and log[-1].kind == "end"
+    actions = [e for e in log if e.kind == "action"]
+    assert len(actions) == len(m.actions)
+    assert {e.data["by"] for e in actions} == {"player", "bot"}
+    # the server seed is revealed at the end, and only then
+    seed = t.run.server_seed.hex()
+    reveal = h.last(f"reveal:{t.run.id}")
+    assert seed in reveal.text
+    before = h.platform.posts[: h.platform.posts.index(reveal)]
+    assert all(seed not in p.text for p in before)
+    assert all(seed not in r.text for _, r in h.replies)
+    # /verify checks the finished match
+    v = await h.cmd("alice", "/verify")
+    assert v[0].ok, v[0].text
+    assert "passed" in v[0].text
+    await h.app.stop()
+
+
+async def test_commitment_is_the_first_post_of_the_match(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0)
+    await table_with_bots(h)
+    n = len(h.platform.posts)
+    await h.cmd("alice", "/start")
+    first = h.platform.posts[n]
+    assert first.key == "commit:1"
+    assert h.table().run.commitment in first.text
+    await h.app.stop()
+
+
+async def test_table_message_is_edited_in_place(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0)
+    await table_with_bots(h)
+    await h.cmd("alice", "/start")
+    await h.advance(20)
+    public_keys = {p.key for p in h.platform.posts if p.to_user is None}
+    # one table message, the commitment, the seeds: no post per card
+    assert public_keys <= {"table:1", "commit:1", "seeds:1", "drand:1"}
+    assert len([p for p in h.platform.posts if p.key == "table:1"]) > 5
+    await h.app.stop()
+
+
+async def test_private_prompt_offers_only_the_legal_choices(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0)
+    await table_with_bots(h)
+    await h.cmd("alice", "/start")
+    t = h.table()
+    for _ in range(200):
+        if t.run.to_move == 0:
+            break
+        await h.advance(1)
+    hand = h.last("hand:1:test:alice")
+    assert hand.to_user == "test:alice"
+    legal = t.run.match.legal_actions(0)
+    offered = [b.action.split(":", 3)[3] for row in hand.buttons for b in row]
+    assert sorted(offered) == sorted(a.text for a in legal)
+    # a bot's turn is never prompted to anyone
+    assert all(p.to_user in (None, "test:alice") for p in h.platform.posts)
+    await h.app.stop()
+
+
+async def test_buttons_play_like_commands(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0)
+    await table_with_bots(h)
+    await h.cmd("alice", "/start")
+    t = h.table()
+    for _ in range(200):
+        if t.run.to_move == 0:
+            break
+        await h.advance(1)
+    hand = h.last("hand:1:test:alice")
+    button = hand.buttons[0][0]
+    assert len(button.action.encode()) <= 60
+    seq = t.run.seq
+    assert await h.press("alice", button.action) == []
+    assert t.run.seq > seq
+    await h.app.stop()
+
+
+async def test_several_tables_per_channel(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0)
+    await table_with_bots(h, "alice")
+    await table_with_bots(h, "bob")
+    listing = await h.cmd("carol", "/table list")
+    assert "t1" in listing[0].text and "t2" in listing[0].text
+    r = await h.cmd("bob", "/start")
+    assert r[0].ok and "t2" in r[0].text
+    assert h.app.tables[2].status == "playing" and h.app.tables[1].status == "open"
+    await h.app.stop()
+
+
+async def test_host_or_admin_only(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0)
+    await h.cmd("alice", "/table create")
+    await h.cmd("bob", "/join")
+    r = await h.cmd("bob", "/addbot")
+    assert not r[0].ok
+    r = await h.cmd(user("root", admin=True), "/addbot t1")
+    assert r[0].ok
+    r = await h.cmd("bob", "/kick 1")
+    assert not r[0].ok
+    r = await h.cmd("alice", "/kick 2")
+    assert r[0].ok and h.table().seats[1] is None
+    r = await h.cmd("alice", "/close")
+    assert r[0].ok and h.table().status == "closed"
+    await h.app.stop()
