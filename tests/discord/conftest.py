@@ -35,10 +35,14 @@ class World:
     scheduler: FakeScheduler | None = None
     defer_after: float = 2.0
 
-    async def start_bot(self) -> DiscordBot:
-        """A new discord.py client and a new core on the same database (a restart)."""
-        scheduler = FakeScheduler(self.clock)
-        self.scheduler = scheduler
+    async def start_bot(self, scheduler: Any = None) -> DiscordBot:
+        """A new discord.py client and a new core on the same database (a restart).
+
+        By default the bots move only when the test calls :meth:`bots_play` (a fake
+        scheduler in fake time); pass a real scheduler to let them move on their own."""
+        if scheduler is None:
+            scheduler = self.scheduler = FakeScheduler(self.clock)
+        clock = self.clock if isinstance(scheduler, FakeScheduler) else None
 
         async def factory(platform: Platform) -> Any:
             store = await Store.open(self.tmp / "belote.sqlite")
@@ -46,7 +50,7 @@ class World:
             return BeloteApp(
                 store=store,
                 platform=platform,
-                clock=self.clock,
+                clock=clock,
                 drand=None,
                 settings=settings,
                 scheduler=scheduler,

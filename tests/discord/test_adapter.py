@@ -296,3 +296,35 @@ async def test_versions_queued_behind_a_slow_edit_are_coalesced(world: World) ->
     )
     assert len(sent) == 2  # the first, then only the newest of those that waited
     assert [m["content"] for m in world.public()] == ["Table t7 v5"]
+
+
+async def test_a_slow_click_on_the_hand_is_deferred_then_updates_it_in_place(
+    world: World,
+) -> None:
+    _bot, core = await start(world, defer_after=0.0)
+    fake, alice = world.fake, world.alice
+    turn = [1]
+
+    async def script(user: User, channel: Channel, text: str) -> list[Reply]:
+        await asyncio.sleep(0.02)
+        if text.startswith("/hand"):
+            card = Button(f"card {turn[0]}", f"t1:{turn[0]}:0:play")
+            return [Reply("Your hand", image=b"\x89PNG", buttons=((card,),))]
+        turn[0] += 1
+        card = Button(f"card {turn[0]}", f"t1:{turn[0]}:0:play")
+        await core.platform.deliver(hand_post(user.id, channel, f"Hand {turn[0]}", ((card,),)))
+        return []
+
+    core.script = script
+    asked = await fake.slash(alice, world.channel, "hand")
+    assert await asked.response() == 5
+    await fake.wait_for(
+        lambda: fake.buttons(asked.original_id or "") if asked.original_id else None
+    )
+    hand_id = asked.original_id or ""
+    for n in (1, 2):
+        click = await fake.click(alice, hand_id, f"b:t1:{n}:0:play")
+        assert await click.response() == 6
+        await fake.wait_for(lambda n=n: fake.messages[hand_id]["content"] == f"Hand {n + 1}")
+        assert [b["label"] for b in fake.buttons(hand_id)] == [f"card {n + 1}"]
+    assert len(fake.ephemeral_messages(alice)) == 1, "one hand, updated in place"

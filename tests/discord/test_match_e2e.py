@@ -227,3 +227,41 @@ async def test_whole_match_with_restart(world: World) -> None:
         (r.method, r.path, r.status) for r in fake.requests if r.status >= 400
     ]
     await asyncio.sleep(0)
+
+
+async def test_whole_match_with_bots_moving_in_the_background(world: World) -> None:
+    """The real APScheduler moves the bots while alice clicks: posts for her arrive from
+    the scheduler's tasks, concurrently with her own interactions."""
+    from bot.scheduler import ApsScheduler
+
+    fake, alice, channel = world.fake, world.alice, world.channel
+    await world.start_bot(scheduler=ApsScheduler())
+    created = await fake.slash(alice, channel, "table", {"target": 1}, subcommand="create")
+    await created.response()
+    for _n in range(3):
+        await (await fake.slash(alice, channel, "table", {}, subcommand="addbot")).response()
+    await fake.wait_for(lambda: world.table_messages())
+    table_id = world.table_messages()[0]["id"]
+    start = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":start"))
+    await (await fake.click(alice, table_id, start["custom_id"])).response()
+    assert world.bot is not None
+    run_over = lambda: world.bot.app.tables[1].run.over  # noqa: E731
+    refused = 0
+    for _turn in range(300):
+        await fake.wait_for(lambda: run_over() or world.live_hand(alice) is not None)
+        if run_over():
+            break
+        live = world.live_hand(alice)
+        assert live is not None
+        click = await fake.click(alice, live["id"], enabled(world, live)[0]["custom_id"])
+        kind = await click.response()
+        if kind == 4:  # her hand changed under her finger: refused, told why
+            refused += 1
+            assert (click.callback_data or {}).get("flags", 0) & EPHEMERAL
+    else:
+        raise AssertionError("the match did not end")
+    kinds = [i.callback_type for i in fake.interactions.values()]
+    assert kinds.count(7) >= 5, "her clicks update her hand in place"
+    assert refused < 10
+    assert len(world.table_messages()) == 1
+    assert not [i for i in fake.interactions.values() if i.callback_type is None]
