@@ -54,6 +54,7 @@ class _Answering:
     """An interaction being handled: private posts for its user are held for its answer."""
 
     user_id: str
+    channel_id: str
     open: bool = True
     pending: list[tuple[int, Post]] = field(default_factory=list)
 
@@ -94,7 +95,9 @@ class DiscordAdapter:
         self.public = PublicMessages(messages_path)
         self.defer_after = defer_after
         self.now = clock
-        self.people: dict[str, Person] = {}
+        # (user id, channel id) -> their private side there: an ephemeral message lives in
+        # the channel of the interaction that made it, so a hand is shown where its table is
+        self.people: dict[tuple[str, str], Person] = {}
         self._seq = itertools.count(1)
         self._public_locks: dict[str, asyncio.Lock] = {}
         self._public_wanted: dict[str, int] = {}  # key -> newest seq asked for
@@ -108,10 +111,15 @@ class DiscordAdapter:
             await self._deliver_public(post, seq)
             return
         answering = _ANSWERING.get()
-        if answering is not None and answering.open and answering.user_id == post.to_user:
+        if (
+            answering is not None
+            and answering.open
+            and answering.user_id == post.to_user
+            and answering.channel_id == post.channel.id
+        ):
             answering.pending.append((seq, post))
             return
-        person = self.people.get(post.to_user)
+        person = self.people.get((post.to_user, post.channel.id))
         if person is None:
             log.info("post %s: user has not used the bot since it started", post.key)
             return
@@ -209,10 +217,10 @@ class DiscordAdapter:
         public: bool = False,
     ) -> None:
         user, channel = user_of(interaction), channel_of(interaction)
-        person = self.people.setdefault(user.id, Person())
+        person = self.people.setdefault((user.id, channel.id), Person())
         arrived = self.now()
         person.touch(interaction, arrived)
-        answering = _Answering(user.id)
+        answering = _Answering(user.id, channel.id)
         token = _ANSWERING.set(answering)
         try:
             task = asyncio.ensure_future(self._call(call, user, channel))

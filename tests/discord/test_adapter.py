@@ -328,3 +328,24 @@ async def test_a_slow_click_on_the_hand_is_deferred_then_updates_it_in_place(
         await fake.wait_for(lambda n=n: fake.messages[hand_id]["content"] == f"Hand {n + 1}")
         assert [b["label"] for b in fake.buttons(hand_id)] == [f"card {n + 1}"]
     assert len(fake.ephemeral_messages(alice)) == 1, "one hand, updated in place"
+
+
+async def test_a_hand_is_shown_only_in_the_channel_of_its_table(world: World) -> None:
+    bot, core = await start(world)
+    fake, alice = world.fake, world.alice
+    other = fake.add_channel(fake.guilds[world.channel.guild_id], "belote-2")
+    there = Channel(f"discord:{other.guild_id}/{other.id}")
+
+    async def script(user: User, channel: Channel, text: str) -> list[Reply]:
+        await core.platform.deliver(hand_post(user.id, there, "Hand at the other table"))
+        return [Reply("ok")]
+
+    core.script = script
+    asked = await fake.slash(alice, world.channel, "score")
+    await asked.response()
+    assert [m["content"] for m in fake.visible_messages(alice, world.channel)] == ["ok"]
+    assert fake.visible_messages(alice, other) == []
+    # once she acts in that channel, her hand there reaches her there
+    await (await fake.slash(alice, other, "score")).response()
+    await bot.adapter.deliver(hand_post(f"discord:{alice.id}", there, "Hand at the other table"))
+    assert fake.visible_messages(alice, other)[-1]["content"] == "Hand at the other table"

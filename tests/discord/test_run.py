@@ -59,3 +59,15 @@ async def test_run_without_or_with_a_wrong_token_says_so_without_printing_it(
     assert await run(factory_for(world), "wrong-secret-value") == 1
     err = capsys.readouterr().err
     assert "refused" in err and "wrong-secret-value" not in err
+
+
+def test_belote_run_platform_discord_needs_a_token(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from adapters.cli import main
+
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    code = main(["run", "--platform", "discord", "--db", str(tmp_path / "b.db"), "--no-drand"])
+    assert code == 2
+    assert "DISCORD_TOKEN" in capsys.readouterr().err
