@@ -346,6 +346,7 @@ async def test_a_hand_is_shown_only_in_the_channel_of_its_table(world: World) ->
     assert [m["content"] for m in fake.visible_messages(alice, world.channel)] == ["ok"]
     assert fake.visible_messages(alice, other) == []
     # once she acts in that channel, her hand there reaches her there
+    core.script = None
     await (await fake.slash(alice, other, "score")).response()
     await bot.adapter.deliver(hand_post(f"discord:{alice.id}", there, "Hand at the other table"))
     assert fake.visible_messages(alice, other)[-1]["content"] == "Hand at the other table"
