@@ -67,6 +67,10 @@ async def test_whole_match_with_restart(world: World) -> None:
     table_id = table["id"]
     assert [b["label"] for b in fake.buttons(table_id)] == ["Join"]
 
+    suggested = await fake.autocomplete(
+        bob, channel, "table", {"table": ""}, "table", subcommand="join"
+    )
+    assert [c["value"] for c in suggested] == ["t1"]
     join = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":join"))
     click = await fake.click(bob, table_id, join["custom_id"])
     kind, text, flags = await answer_text(world, click)
@@ -265,3 +269,19 @@ async def test_whole_match_with_bots_moving_in_the_background(world: World) -> N
     assert refused < 10
     assert len(world.table_messages()) == 1
     assert not [i for i in fake.interactions.values() if i.callback_type is None]
+
+
+async def test_manage_server_may_close_a_table_it_does_not_host(world: World) -> None:
+    fake, channel = world.fake, world.channel
+    await world.start_bot()
+    await (await fake.slash(world.alice, channel, "table", {}, subcommand="create")).response()
+    await fake.wait_for(lambda: world.table_messages())
+    table_id = world.table_messages()[0]["id"]
+    by_bob = await fake.slash(world.bob, channel, "table", {"table": "t1"}, subcommand="close")
+    _kind, text, flags = await answer_text(world, by_bob)
+    assert flags & EPHEMERAL and text == _("err-host-only", "en", table="t1")
+    by_mod = await fake.slash(world.mod, channel, "table", {"table": "t1"}, subcommand="close")
+    _kind, text, flags = await answer_text(world, by_mod)
+    assert flags & EPHEMERAL and text == _("ok-closed", "en", table="t1")
+    assert fake.buttons(table_id) == [], "a closed table offers no button"
+    assert len(world.table_messages()) == 1
