@@ -105,6 +105,7 @@ class TelegramAdapter:
             # One slow update (a /verify checking drand) must not hold up every group;
             # the core serialises what must be serialised (one lock per table).
             .concurrent_updates(CONCURRENT_UPDATES)
+            .job_queue(None)  # the core has its own scheduler; PTB's would be a second one
         )
         base_url, file_url = api_urls(self.config.api_url)
         if base_url:

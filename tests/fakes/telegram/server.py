@@ -369,6 +369,7 @@ class FakeTelegram:
             body_size=request.content_length or 0,
         )
         self.calls.append(call)
+        self._notify()  # waiters see the call arrive (a long poll answers much later)
         try:
             params, files = await self._parse(request)
             call.params = params
