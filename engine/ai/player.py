@@ -24,10 +24,9 @@ from engine.ai.tables import CONTRACT_CODES
 HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), node_budget=60_000)
 EXPERT_PLAN = SearchPlan(
     (
-        Tier(16, 40, exact=True),
+        Tier(16, 48, exact=True),
         Tier(20, 24, exact=True),
-        Tier(24, 6, exact=True),
-        Tier(32, 40, exact=False),
+        Tier(32, 48, exact=False),
     ),
     node_budget=300_000,
 )
