@@ -190,7 +190,7 @@ class DiscordAdapter:
 
     async def on_command(
         self, interaction: discord.Interaction, text: str, *, public: bool = False
-    ):
+    ) -> None:
         """A slash command, as the core's command text; ``public``: a good answer is shown
         to the channel (``/verify``), refusals stay private."""
 
@@ -219,7 +219,6 @@ class DiscordAdapter:
         user, channel = user_of(interaction), channel_of(interaction)
         person = self.people.setdefault((user.id, channel.id), Person())
         arrived = self.now()
-        person.touch(interaction, arrived)
         answering = _Answering(user.id, channel.id)
         token = _ANSWERING.set(answering)
         try:
@@ -236,6 +235,9 @@ class DiscordAdapter:
                 await self._answer(interaction, person, arrived, answering, replies, public)
             except discord.HTTPException as exc:
                 log.warning("could not answer an interaction: %s %s", exc.status, exc.code)
+                return
+            # only now is its webhook open (follow-ups need an answered interaction)
+            person.touch(interaction, arrived)
 
     async def _call(
         self,
