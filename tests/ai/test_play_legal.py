@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import Match
 from engine.ai import LEVELS, UnknownLevel, choose_action
@@ -13,20 +15,22 @@ RULESETS = ("classic", "club", "bulgarian")
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("level", ["easy", "normal"])
-def test_fast_levels_play_legal_matches(ruleset: str, level: str) -> None:
-    """Whole (short) matches, the level against itself and mixed with the others."""
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**9), mix=st.booleans())
+def test_fast_levels_play_legal_matches(ruleset: str, level: str, seed: int, mix: bool) -> None:
+    """Whole (short) matches, the level against itself or mixed with the others."""
     target = 30 if ruleset == "bulgarian" else 400
-    for seed in range(20):
-        levels = (level, "easy", level, "normal") if seed % 2 else (level,) * 4
-        m = play_until(Match(ruleset, decks=decks(seed), target=target), levels, seed, whole=True)
-        assert m.to_move is None and m.winner in (0, 1)
+    levels = (level, "easy", level, "normal") if mix else (level,) * 4
+    m = play_until(Match(ruleset, decks=decks(seed), target=target), levels, seed, whole=True)
+    assert m.to_move is None and m.winner in (0, 1)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_hard_plays_a_legal_deal(ruleset: str) -> None:
-    for seed in range(2):
-        m = play_until(Match(ruleset, decks=decks(seed)), ("hard", "normal") * 2, seed)
-        assert any(d.result is not None for d in m.deals)
+@settings(max_examples=3, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**9))
+def test_hard_plays_legal_deals(ruleset: str, seed: int) -> None:
+    m = play_until(Match(ruleset, decks=decks(seed)), ("hard", "normal", "hard", "easy"), seed)
+    assert any(d.result is not None for d in m.deals)
 
 
 @pytest.mark.slow
