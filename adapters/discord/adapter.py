@@ -55,8 +55,10 @@ class _Answering:
 
     user_id: str
     channel_id: str
+    locale: str = "en"
     open: bool = True
     pending: list[tuple[int, Post]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # adapter troubles the user should know
 
 
 _ANSWERING: contextvars.ContextVar[_Answering | None] = contextvars.ContextVar(
@@ -73,6 +75,12 @@ class _Item:
     shown: Shown
     public: bool = False
     adoptable: bool = False
+
+
+PERMISSIONS_HINT = (
+    "I cannot post the table in this channel: please give me View Channel, Send Messages "
+    "and Attach Files here."
+)
 
 
 def _text(msgid: str, locale: str, fallback: str) -> str:
@@ -152,6 +160,11 @@ class DiscordAdapter:
                 self.public.set(post.key, channel_id, message.id)
             except discord.HTTPException as exc:
                 log.warning("could not post %s in channel %s: %s", post.key, channel_id, exc.status)
+                answering = _ANSWERING.get()
+                if isinstance(exc, discord.Forbidden) and answering is not None and answering.open:
+                    note = _text("err-discord-permissions", answering.locale, PERMISSIONS_HINT)
+                    if note not in answering.notes:
+                        answering.notes.append(note)
 
     async def _show_private(self, person: Person, post: Post, seq: int) -> None:
         """A private post outside its user's interaction; the caller holds person.lock."""
@@ -219,7 +232,7 @@ class DiscordAdapter:
         user, channel = user_of(interaction), channel_of(interaction)
         person = self.people.setdefault((user.id, channel.id), Person())
         arrived = self.now()
-        answering = _Answering(user.id, channel.id)
+        answering = _Answering(user.id, channel.id, user.locale)
         token = _ANSWERING.set(answering)
         try:
             task = asyncio.ensure_future(self._call(call, user, channel))
@@ -339,6 +352,8 @@ class DiscordAdapter:
                 continue  # a newer version was shown meanwhile
             view = shown(post.text, post.image, post.image_name, post.buttons)
             items.append(_Item(key, seq, view, adoptable=_adoptable(key, view)))
+        for note in answering.notes:
+            items.append(_Item(None, next(self._seq), shown(note, None, "", ())))
         for reply in replies:
             key = getattr(reply, "key", None)
             view = shown(reply.text, reply.image, reply.image_name, reply.buttons)

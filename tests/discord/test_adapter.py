@@ -350,3 +350,30 @@ async def test_a_hand_is_shown_only_in_the_channel_of_its_table(world: World) ->
     await (await fake.slash(alice, other, "score")).response()
     await bot.adapter.deliver(hand_post(f"discord:{alice.id}", there, "Hand at the other table"))
     assert fake.visible_messages(alice, other)[-1]["content"] == "Hand at the other table"
+
+
+async def test_rate_limits_are_waited_out_and_missing_permissions_are_explained(
+    world: World,
+) -> None:
+    bot, core = await start(world)
+    fake = world.fake
+    here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
+    fake.fail_next("POST", rf"/channels/{world.channel.id}/messages", status=429, retry_after=0.05)
+    await bot.adapter.deliver(Post(here, "table:1", "Table t1"))
+    statuses = [r.status for r in fake.requests_to("POST", r"/channels/\d+/messages")]
+    assert statuses == [429, 200]  # discord.py waited Retry-After, then posted
+    assert [m["content"] for m in world.public()] == ["Table t1"]
+
+    async def create(user: User, channel: Channel, text: str) -> list[Reply]:
+        await core.platform.deliver(Post(here, "table:2", "Table t2"))
+        return [Reply("Table t2 created")]
+
+    core.script = create
+    fake.fail_next(
+        "POST", r"/channels/\d+/messages", status=403, code=50013, message="Missing Permissions"
+    )
+    asked = await fake.slash(world.alice, world.channel, "score")
+    await asked.response()
+    await fake.wait_for(lambda: asked.followup_ids)
+    texts = [m["content"] for m in fake.ephemeral_messages(world.alice)]
+    assert any("Send Messages" in t for t in texts) and "Table t2 created" in texts

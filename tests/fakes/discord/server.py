@@ -68,12 +68,20 @@ GUILDS_INTENT = 1 << 0
 class DiscordError(Exception):
     """An error answer, as Discord shapes it: HTTP status, JSON code and message."""
 
-    def __init__(self, status: int, code: int, message: str, errors: dict | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        errors: dict | None = None,
+        extra: dict[str, Any] | None = None,
+    ):
         super().__init__(message)
         self.status, self.code, self.message, self.errors = status, code, message, errors
+        self.extra = extra or {}
 
     def body(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"message": self.message, "code": self.code}
+        body: dict[str, Any] = {"message": self.message, "code": self.code, **self.extra}
         if self.errors is not None:
             body["errors"] = self.errors
         return body
@@ -165,6 +173,25 @@ class GatewaySession:
 Handler = Callable[..., Any]
 
 
+@dataclass
+class PlannedFailure:
+    """An error the fake will answer instead of serving a request (see fail_next)."""
+
+    method: str
+    pattern: re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    times: int
+    retry_after: float
+
+    def error(self) -> DiscordError:
+        if self.status == 429:
+            extra = {"retry_after": self.retry_after, "global": False}
+            return DiscordError(429, self.code, self.message, extra=extra)
+        return DiscordError(self.status, self.code, self.message)
+
+
 class FakeDiscord:
     """The far side of discord.py, in-process. Use :func:`fake_discord` to run one."""
 
@@ -190,6 +217,7 @@ class FakeDiscord:
         self.resume_count = 0
         self.time_offset = 0.0
         self._changes = itertools.count(1)
+        self._failures: list[PlannedFailure] = []
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -570,7 +598,20 @@ class FakeDiscord:
             headers=dict(request.headers),
         )
         self.requests.append(record)
+        headers: dict[str, str] = {"Via": "1.1 google"}  # as Discord's (through its proxy)
         try:
+            failure = self._planned_failure(record)
+            if failure is not None:
+                if failure.status == 429:
+                    headers |= {
+                        "Retry-After": str(failure.retry_after),
+                        "X-RateLimit-Limit": "5",
+                        "X-RateLimit-Remaining": "0",
+                        "X-RateLimit-Reset-After": str(failure.retry_after),
+                        "X-RateLimit-Bucket": "fake-bucket",
+                        "X-RateLimit-Scope": "user",
+                    }
+                raise failure.error()
             for method, rx, name, handler, auth in self._routes:
                 match = rx.fullmatch(path)
                 if match is None or method != request.method:
@@ -587,12 +628,38 @@ class FakeDiscord:
         record.status = status
         await self._notify()
         if status == 204 or result is None:
-            return web.Response(status=204)
+            return web.Response(status=204, headers=headers)
         return web.Response(
             status=status,
             body=json.dumps(result).encode(),
-            headers={"Content-Type": "application/json"},
+            headers={**headers, "Content-Type": "application/json"},
         )
+
+    def fail_next(
+        self,
+        method: str,
+        pattern: str,
+        *,
+        status: int = 429,
+        code: int = 0,
+        message: str = "You are being rate limited.",
+        times: int = 1,
+        retry_after: float = 0.05,
+    ) -> None:
+        """Answer the next ``times`` requests matching (method, path regex) with an error:
+        429 (rate limited, with Retry-After and the X-RateLimit headers), 403 (e.g. 50013
+        Missing Permissions), 5xx..."""
+        self._failures.append(
+            PlannedFailure(method, re.compile(pattern), status, code, message, times, retry_after)
+        )
+
+    def _planned_failure(self, record: RecordedRequest) -> PlannedFailure | None:
+        for failure in self._failures:
+            matches = failure.method == record.method and failure.pattern.fullmatch(record.path)
+            if failure.times > 0 and matches:
+                failure.times -= 1
+                return failure
+        return None
 
     @staticmethod
     async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
