@@ -59,6 +59,16 @@ def menu(names: tuple[str, ...], locale: str = "en") -> list[BotCommand]:
     return [BotCommand(name, text(f"telegram-cmd-{name}", locale)[:256]) for name in names]
 
 
+def menu_languages() -> list[str | None]:
+    """None (every language) first, then each catalog that translates the menu."""
+    from bot.i18n import LOCALE_DIR, has_text
+
+    found = (
+        sorted(p.name for p in LOCALE_DIR.iterdir() if p.is_dir()) if LOCALE_DIR.is_dir() else []
+    )
+    return [None, *(lang for lang in found if lang != "en" and has_text("telegram-cmd-join", lang))]
+
+
 def core_commands(core: object) -> frozenset[str] | None:
     """The command names the core answers, when it can tell (None: assume all)."""
     names = getattr(core, "command_names", None)

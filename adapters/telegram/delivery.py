@@ -32,6 +32,7 @@ from .texts import text
 
 log = logging.getLogger(__name__)
 
+LAST_POSTS = 2000  # private posts kept in memory to show again (a few tables' hands)
 GONE = (
     "message to edit not found",
     "message can't be edited",
@@ -80,7 +81,8 @@ class Outbox:
         self._link_for = link_for
         self._start_link = start_link
         self._chats: dict[int, _ChatQueue] = {}
-        self.last: dict[str, Post] = {}  # the latest post of each key (to show it again)
+        # The latest private post of each key, to show it again ("Open my hand"); bounded.
+        self.last: OrderedDict[str, Post] = OrderedDict()
         self.failures = 0
 
     # ------------------------------------------------------------------ Platform
@@ -122,7 +124,7 @@ class Outbox:
         """
         again = [
             (mkey, post)
-            for mkey, post in self.last.items()
+            for mkey, post in list(self.last.items())
             if post.to_user is not None
             and ids.telegram_user(post.to_user) == user
             and post.channel.id == channel
@@ -154,7 +156,11 @@ class Outbox:
         queue = self._chats.setdefault(chat_id, _ChatQueue())
         mkey = self._mkey(post)
         queue.posts[mkey] = post  # a newer post for a waiting key takes its place
-        self.last[mkey] = post
+        if post.to_user is not None:
+            self.last[mkey] = post
+            self.last.move_to_end(mkey)
+            while len(self.last) > LAST_POSTS:
+                self.last.popitem(last=False)
         if queue.worker is None:
             queue.worker = asyncio.get_running_loop().create_task(self._work(chat_id, queue))
 

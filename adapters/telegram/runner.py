@@ -22,7 +22,7 @@ from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, Mess
 
 from bot.platform import Button, Platform, Post
 
-from .commands import core_commands, scopes
+from .commands import core_commands, menu_languages, scopes
 from .config import TelegramConfig, Webhook, api_urls
 from .delivery import Outbox, describe
 from .handlers import Bridge
@@ -130,8 +130,10 @@ class TelegramAdapter:
         ptb.add_handler(CallbackQueryHandler(bridge.on_press))
         ptb.add_error_handler(self._on_error)
 
-        for scope, commands in scopes(core_commands(core)):
-            await ptb.bot.set_my_commands(commands, scope=scope)
+        known = core_commands(core)
+        for language in menu_languages():
+            for scope, commands in scopes(known, language or "en"):
+                await ptb.bot.set_my_commands(commands, scope=scope, language_code=language)
         await core.start()  # resumes unfinished tables: their messages are edited in place
         await ptb.start()
         if self.config.webhook is None:
