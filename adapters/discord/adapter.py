@@ -232,6 +232,7 @@ class DiscordAdapter:
         user, channel = user_of(interaction), channel_of(interaction)
         person = self.people.setdefault((user.id, channel.id), Person())
         arrived = self.now()
+        person.prune(arrived)
         answering = _Answering(user.id, channel.id, user.locale)
         token = _ANSWERING.set(answering)
         try:

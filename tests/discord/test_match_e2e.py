@@ -167,6 +167,13 @@ async def test_whole_match_with_restart(world: World) -> None:
             old = await fake.click(alice, live["id"], buttons[0]["custom_id"])
             assert await old.response() == 7, "the old hand is updated in place"
             assert fake.meta[live["id"]].versions[-1]["id"] == live["id"]
+            # and the table message's button, posted by the old process, works too
+            show = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":hand"))
+            again = await fake.click(alice, table_id, show["custom_id"])
+            assert await again.response() == 4
+            assert fake.messages[again.original_id or ""]["attachments"][0]["filename"] == (
+                "hand.png"
+            )
             done.add("restart")
             clicks += 1
             continue
