@@ -292,3 +292,41 @@ async def test_manage_server_may_close_a_table_it_does_not_host(world: World) ->
     assert flags & EPHEMERAL and text == _("ok-closed", "en", table="t1")
     assert fake.buttons(table_id) == [], "a closed table offers no button"
     assert len(world.table_messages()) == 1
+
+
+async def test_two_people_each_get_their_own_hand(world: World) -> None:
+    """Bob joins with the button and never types again: his hand reaches him through the
+    token of his last click, and each hand is seen by its owner only."""
+    fake, alice, bob, channel = world.fake, world.alice, world.bob, world.channel
+    await world.start_bot()
+    await (await fake.slash(alice, channel, "table", {"target": 1}, subcommand="create")).response()
+    await fake.wait_for(lambda: world.table_messages())
+    table_id = world.table_messages()[0]["id"]
+    join = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":join"))
+    await (await fake.click(bob, table_id, join["custom_id"])).response()
+    for _n in range(2):
+        await (await fake.slash(alice, channel, "table", {}, subcommand="addbot")).response()
+    start = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":start"))
+    await (await fake.click(alice, table_id, start["custom_id"])).response()
+    await fake.wait_for(lambda: any(m["attachments"] for m in fake.ephemeral_messages(bob)))
+    assert world.bot is not None
+    played = {alice.id: 0, bob.id: 0}
+    for _turn in range(200):
+        await world.bots_play()
+        if world.bot.app.tables[1].run.over:
+            break
+        await fake.wait_for(lambda: world.live_hand(alice) or world.live_hand(bob))
+        for person in (alice, bob):
+            live = world.live_hand(person)
+            if live is None:
+                continue
+            other = bob if person is alice else alice
+            assert live not in fake.visible_messages(other, channel)
+            click = await fake.click(person, live["id"], enabled(world, live)[0]["custom_id"])
+            assert await click.response() in (6, 7)
+            played[person.id] += 1
+            break
+    else:
+        raise AssertionError("the match did not end")
+    assert played[alice.id] >= 2 and played[bob.id] >= 2
+    assert all(r.status < 400 for r in fake.requests)
