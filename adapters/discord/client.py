@@ -24,6 +24,7 @@ from adapters.discord.adapter import CoreApp, DiscordAdapter
 from adapters.discord.commands import register_commands
 from adapters.discord.config import read_token
 from adapters.discord.messages import PublicMessages
+from adapters.discord.translator import CatalogTranslator
 from adapters.discord.widgets import ActionButton
 from bot.platform import Platform
 
@@ -53,6 +54,7 @@ class BeloteClient(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.adapter = DiscordAdapter(self, messages_path=messages_path, defer_after=defer_after)
         self.sync_commands = sync_commands
+        self.translator: app_commands.Translator = CatalogTranslator()
         self.guild_ids = guild_ids
         register_commands(self.tree, self.adapter)
 
@@ -70,6 +72,7 @@ class BeloteClient(discord.Client):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ActionButton)
+        await self.tree.set_translator(self.translator)
         if not self.sync_commands:
             return
         if self.guild_ids:  # guild commands show up at once: handy while developing

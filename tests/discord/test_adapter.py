@@ -377,3 +377,39 @@ async def test_rate_limits_are_waited_out_and_missing_permissions_are_explained(
     await fake.wait_for(lambda: asked.followup_ids)
     texts = [m["content"] for m in fake.ephemeral_messages(world.alice)]
     assert any("Send Messages" in t for t in texts) and "Table t2 created" in texts
+
+
+async def test_command_descriptions_are_localized_from_the_catalog(world: World) -> None:
+    from adapters.discord.translator import CatalogTranslator
+
+    texts = {
+        ("discord-command_description-hand", "fr"): "Montre ta main (toi seul la vois)",
+        ("discord-command_description-table create", "fr"): "Ouvre une table ici",
+        ("discord-parameter_description-play card", "bg"): "Картата, напр. TD",
+        ("discord-choice_name-announce belote", "fr"): "annoncer la belote",
+    }
+    cores: list[ScriptedCore] = []
+
+    async def factory(platform: Platform) -> ScriptedCore:
+        cores.append(ScriptedCore(platform))
+        return cores[0]
+
+    bot = DiscordBot(factory, TOKEN, guild_ready_timeout=0.05)
+    bot.client.translator = CatalogTranslator(lambda msgid, lang: texts.get((msgid, lang)))
+    await bot.start()
+    world.bot = bot
+    commands = {c["name"]: c for c in world.fake.global_commands}
+    assert commands["hand"]["description_localizations"] == {
+        "fr": "Montre ta main (toi seul la vois)"
+    }
+    assert commands["hand"]["description"] == "Show your hand (only you see it)"
+    create = next(o for o in commands["table"]["options"] if o["name"] == "create")
+    assert create["description_localizations"] == {"fr": "Ouvre une table ici"}
+    card = next(o for o in commands["play"]["options"] if o["name"] == "card")
+    assert card["description_localizations"] == {"bg": "Картата, напр. TD"}
+    declare = next(o for o in commands["play"]["options"] if o["name"] == "declare")
+    belote = next(c for c in declare["choices"] if c["value"] == "belote")
+    assert belote["name_localizations"] == {"fr": "annoncer la belote"}
+    assert (
+        "name_localizations" not in commands["hand"] or not commands["hand"]["name_localizations"]
+    )
