@@ -263,7 +263,9 @@ class DiscordAdapter:
             return await call(user, channel)
         except Exception:
             log.exception("the core failed on an interaction")
-            text = _text("err-internal", user.locale, "Something went wrong on my side; please try again.")
+            text = _text(
+                "err-internal", user.locale, "Something went wrong on my side; please try again."
+            )
             return [Reply(text, ok=False)]
 
     async def _defer(self, interaction: discord.Interaction, public: bool) -> None:
