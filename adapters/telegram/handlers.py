@@ -81,9 +81,10 @@ class Bridge:
         thread = message.message_thread_id if message.is_topic_message else None
         private = chat.type == ChatType.PRIVATE
         if private:
-            await self.outbox.user_started(tg_user.id)
+            shown = await self.outbox.user_started(tg_user.id)  # held hands, shown now
             if typed == "/start" or typed.startswith("/start "):
-                await self._private_start(tg_user, chat, typed.removeprefix("/start").strip())
+                payload = typed.removeprefix("/start").strip()
+                await self._private_start(tg_user, chat, payload, shown)
                 return
         user = await self._user(tg_user, chat)
         channel = ids.channel(chat.id, thread)
@@ -129,10 +130,12 @@ class Bridge:
         await self._answer_press(query, tg_user, user.locale, channel, replies)
 
     # ---------------------------------------------------------- private chat
-    async def _private_start(self, tg_user: TgUser, chat: Chat, payload: str) -> None:
-        """``/start`` in the private chat: plain, from the group notice, or "Open my hand"."""
+    async def _private_start(self, tg_user: TgUser, chat: Chat, payload: str, shown: int) -> None:
+        """``/start`` in the private chat: plain, from the group notice, or "Open my hand".
+
+        ``shown`` held posts were just released: then there is nothing more to do.
+        """
         locale = tg_user.language_code or "en"
-        shown = await self.outbox.user_started(tg_user.id)
         link = parse_payload(payload)
         replies: list[Reply] = []
         origin: Channel | None = None

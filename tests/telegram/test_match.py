@@ -243,14 +243,33 @@ async def test_forum_topic_and_restart_mid_match(
     assert all(m.thread_id == topic for m in tg.chat_messages(forum))
     assert not [m for m in tg.chat_messages(forum) if "can't write" in m.shown_text]
 
-    await play_turns(tg, first, alice, forum, turns=2)
+    await play_turns(tg, first, alice, forum, turns=1)
+    # "Show my hand" again, hand already there: it comes back at the bottom of the chat.
+    await tg.wait_for(lambda: hand_msg(tg, first, alice).callback_data())
+    await first.flush()
+    old_hand = hand_msg(tg, first, alice)
+    link = table_msg(tg, first, forum).button("hand")["url"]
+    assert link.endswith(f"_{forum.id}_{topic}")
+    tg.open_deep_link(alice, link)
+    await tg.wait_for(
+        lambda: (h := hand_msg(tg, first, alice)) is not None and h.message_id > old_hand.message_id
+    )
+    await first.flush()
+    assert old_hand.deleted
+    again = hand_msg(tg, first, alice)
+    assert again.callback_data() == old_hand.callback_data() and again.photo is not None
+    await play_turns(tg, first, alice, forum, turns=1)
     # Stop while it is Alice's turn, her buttons showing.
     await tg.wait_for(lambda: hand_msg(tg, first, alice).callback_data())
     await first.flush()
     table_before = table_msg(tg, first, forum)
     hand_before = hand_msg(tg, first, alice)
     old_buttons = hand_before.callback_data()
-    stale = hand_before.history[1].reply_markup  # an earlier keyboard of the same message
+    stale = next(  # an earlier keyboard of the same message
+        v.reply_markup
+        for v in hand_before.history
+        if v.reply_markup and _data(v.reply_markup) != old_buttons
+    )
     sends_before = len(tg.calls_of("sendPhoto", "sendMessage"))
     await first.stop()
 
