@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import random
 
-from engine.ai.bidding import auction_state, heuristic_bid
+from engine.ai.bidding import auction_state, heuristic_bid, strength
 from engine.ai.scoring import deal_value
 from engine.ai.search import rollout
 from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, bits
 
 SAMPLES = 48
 MARGIN = 12.0
+CONTRE_MARGIN = 20.0
+REJECT_TRIES = 30
+CALL_FLOOR = 15.0  # bidding points a caller surely has (5 cards)
+PASS_CEILING = 30.0  # bidding points a player who passed on the turned card surely lacks
 
 
 def _deals(view, rng: random.Random, n: int) -> list[list[int]]:
@@ -34,19 +38,40 @@ def _deals(view, rng: random.Random, n: int) -> list[list[int]]:
     pool = bits(pool_mask)
     out = []
     for _ in range(n):
-        cards = pool[:]
-        rng.shuffle(cards)
-        hands = [0, 0, 0, 0]
-        hands[me] = hand
-        i = 0
-        for s in range(4):
-            if s == me:
-                continue
-            for c in cards[i : i + 5]:
-                hands[s] |= 1 << c
-            i += 5
+        for _attempt in range(REJECT_TRIES):
+            cards = pool[:]
+            rng.shuffle(cards)
+            hands = [0, 0, 0, 0]
+            hands[me] = hand
+            i = 0
+            for s in range(4):
+                if s == me:
+                    continue
+                for c in cards[i : i + 5]:
+                    hands[s] |= 1 << c
+                i += 5
+            if _fits_auction(view, hands):
+                break
         out.append((hands, cards[i:]))
     return out
+
+
+def _fits_auction(view, hands: list[int]) -> bool:
+    """Would the others have bid as they did with these 5 cards?  Loose bounds only: a
+    call needs a fair hand for its contract, a pass on the turned card a not-too-strong
+    one, so that samples follow the auction without trusting it blindly."""
+    turned = view.turned
+    for s, text in view.bids:
+        if s == view.seat:
+            continue
+        if text.startswith("bid "):
+            if strength(hands[s], CONTRACT_CODES[text[4:]]) < CALL_FLOOR:
+                return False
+        elif text == "pass" and turned is not None:
+            full = hands[s] | (1 << turned)
+            if strength(full, turned >> 3) >= PASS_CEILING:
+                return False
+    return True
 
 
 def _complete(view, hands: list[int], rest: list[int], taker: int) -> list[int]:
@@ -103,7 +128,7 @@ def expert_bid(view, rng: random.Random) -> str:
             code, taker, mult = auction_state(view.bids)
             base = _value(view, deals, code, taker, mult)
             new = _value(view, deals, code, taker, 2 if text == "contre" else 4)
-            if new > base + MARGIN and new > 0:
+            if new > base + CONTRE_MARGIN and new > 0:
                 options.append((new - base, text))
             continue
         else:
