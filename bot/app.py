@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import texts
-from bot.bots import choose_action
+from bot.bots import think
 from bot.clock import Clock, Randomness, SystemClock, SystemRandomness
 from bot.i18n import _
 from bot.platform import Button, Channel, NullPlatform, Platform, Post, Reply, User
@@ -405,16 +405,16 @@ class BeloteApp:
         for a in ctx.args:
             if a.lower() in LEVELS:
                 level = a.lower()
-            else:
+            elif _is_table_id(a) or _number(a) is not None:
                 rest.append(a)
+            else:
+                raise Refused("err-level", levels=", ".join(LEVELS))
         ctx.args = rest
         t = self._pick_table(ctx, seated=False)
         async with self._lock(t):
             self._check_host(ctx, t)
             if t.status != "open":
                 raise Refused("err-match-running", table=t.tid)
-            if ctx.args and _number(ctx.args[0]) is None:
-                raise Refused("err-level", levels=", ".join(LEVELS))
             seat = self._seat_arg(ctx, t)
             used = {s.name for s in t.seats if s is not None}
             name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat + 1}")
@@ -827,7 +827,7 @@ class BeloteApp:
                     by = "timeout"
                 assert run.match is not None
                 seed = ai_seed(run.ai_root, run.seq)
-                action = choose_action(run.match, seat, run.level_for(seat), seed)
+                action = await think(run.match.view(seat), run.level_for(seat), seed)
                 await self._apply_action(t, seat, action, by)
 
     # ------------------------------------------------------------------ recording

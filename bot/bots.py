@@ -1,33 +1,26 @@
 """How a bot (or the AI standing in for an away player) picks its action.
 
-One function, :func:`choose_action`, so the AI package can be swapped in without touching
-the table logic. It must be deterministic given ``seed``: a match resumed after a crash
-asks again with the same seed and must get the same answer.
+One function, :func:`think`, so the AI can be swapped without touching the table logic.
+It must be deterministic given ``seed``: a match resumed after a crash asks again with the
+same seed and must get the same answer (the AI is called without a time budget for that
+reason). The searching levels think in a worker thread so other tables keep moving.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
-from collections.abc import Callable
 from typing import Any
 
-from engine import Action, Match
+from engine import Action
 
 log = logging.getLogger(__name__)
 
-Chooser = Callable[[Any, str, int], Action]
+SEARCHING_LEVELS = frozenset({"hard", "expert"})
 
 
-def _engine_ai() -> Chooser | None:
-    try:
-        from engine.ai import choose_action as ai_choose  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return ai_choose
-
-
-def fallback_choice(legal: list[Action], seed: int) -> Action:
+def fallback_choice(legal: list[Action] | tuple[Action, ...], seed: int) -> Action:
     """A random legal action from ``seed`` (melds declared, belote announced when possible)."""
     rng = random.Random(seed)
     best: dict[Any, Action] = {}
@@ -40,18 +33,27 @@ def fallback_choice(legal: list[Action], seed: int) -> Action:
     return rng.choice(options)
 
 
-def choose_action(match: Match, seat: int, level: str, seed: int) -> Action:
-    """The action ``seat`` takes: the engine's AI when present, else a seeded random one."""
-    legal = match.legal_actions(seat)
+def choose(view: Any, level: str, seed: int) -> Action:
+    """The action a bot of ``level`` takes from ``view`` (a SeatView with ``legal``)."""
+    legal = tuple(view.legal)
     if not legal:
         raise ValueError("no legal action for this seat")
-    ai = _engine_ai()
-    if ai is not None:
-        try:
-            action = ai(match.view(seat), level, seed)
-            if action in legal:
-                return action
-            log.warning("AI chose an illegal action; using the fallback")
-        except Exception:
-            log.exception("AI failed; using the fallback")
+    try:
+        from engine.ai import choose_action
+    except ImportError:  # the AI package is optional
+        return fallback_choice(legal, seed)
+    try:
+        action = choose_action(view, level, seed)
+        if action in legal:
+            return action
+        log.warning("AI chose an illegal action; using the fallback")
+    except Exception:
+        log.exception("AI failed; using the fallback")
     return fallback_choice(legal, seed)
+
+
+async def think(view: Any, level: str, seed: int) -> Action:
+    """:func:`choose`, off the event loop for the levels that search."""
+    if level in SEARCHING_LEVELS:
+        return await asyncio.to_thread(choose, view, level, seed)
+    return choose(view, level, seed)
