@@ -18,7 +18,7 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, Forbidden, TelegramError
@@ -27,6 +27,7 @@ from bot.platform import Button, Post
 
 from . import ids
 from .keyboard import CAPTION_LIMIT, TEXT_LIMIT, cut, digest, inline_keyboard, markup_digest
+from .lobby import is_table_post, lobby_picture
 from .memory import Memory, Shown
 from .texts import text
 
@@ -181,6 +182,8 @@ class Outbox:
         if post.to_user is not None and chat_id in self.refused:
             await self._hold(chat_id, mkey, post)
             return
+        if post.image is None and is_table_post(post):
+            post = replace(post, image=lobby_picture(), image_name="lobby.png")
         markup = await inline_keyboard(post.buttons, lambda b: self._link_for(b, post))
         kind = "photo" if post.image else "text"
         body = cut(post.text, CAPTION_LIMIT if post.image else TEXT_LIMIT)

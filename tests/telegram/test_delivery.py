@@ -54,9 +54,9 @@ async def test_edits_are_coalesced_under_the_flood_limit(tg: FakeTelegram, outbo
     await outbox.deliver(Post(ch, "commit:1", "commitment abc"))
     await outbox.flush()
     messages = tg.chat_messages(group)
-    assert [m.text for m in messages] == ["trick 19", "commitment abc"]
-    assert len(tg.calls_of("sendMessage")) == 2
-    assert len(tg.calls_of("editMessageText")) <= 1
+    assert [m.shown_text for m in messages] == ["trick 19", "commitment abc"]
+    assert len(tg.calls_of("sendMessage", "sendPhoto")) == 2
+    assert len(tg.calls_of("editMessageCaption")) <= 1
     assert not [c for c in tg.calls if c.status == 429]
     # Showing the same post again costs no request at all.
     before = len(tg.calls)
@@ -68,29 +68,44 @@ async def test_edits_are_coalesced_under_the_flood_limit(tg: FakeTelegram, outbo
 async def test_cheapest_edit_and_kind_change(tg: FakeTelegram, outbox: Outbox) -> None:
     group = tg.add_group("Club")
     ch = channel(group.id)
-    await outbox.deliver(Post(ch, "table:1", "lobby"))
+    await outbox.deliver(Post(ch, "board:1", "lobby"))
     await outbox.flush()
     lobby = tg.chat_messages(group)[0]
     # A text message cannot become a picture on Telegram: replaced once, then edited.
-    await outbox.deliver(Post(ch, "table:1", "deal 1", image=png("green")))
+    await outbox.deliver(Post(ch, "board:1", "deal 1", image=png("green")))
     await outbox.flush()
     assert lobby.deleted
     table = tg.chat_messages(group)[0]
     assert table.photo is not None and table.caption == "deal 1"
-    await outbox.deliver(Post(ch, "table:1", "deal 1, trick 2", image=png("green")))
+    await outbox.deliver(Post(ch, "board:1", "deal 1, trick 2", image=png("green")))
     await outbox.flush()
     assert tg.calls[-1].method == "editMessageCaption"  # same picture: no upload
     await outbox.deliver(
-        Post(ch, "table:1", "deal 1, trick 2", image=png("green"), buttons=((Button("H", "h"),),))
+        Post(ch, "board:1", "deal 1, trick 2", image=png("green"), buttons=((Button("H", "h"),),))
     )
     await outbox.flush()
     assert tg.calls[-1].method == "editMessageReplyMarkup"
-    await outbox.deliver(Post(ch, "table:1", "x" * 3000, image=png("red")))
+    await outbox.deliver(Post(ch, "board:1", "x" * 3000, image=png("red")))
     await outbox.flush()
     assert tg.calls[-1].method == "editMessageMedia"
     assert len(table.caption) == 1024 and table.caption.endswith("…")
     assert table.callback_data() == []
     assert len(tg.chat_messages(group)) == 1
+
+
+async def test_table_message_is_a_photo_from_the_lobby_on(tg: FakeTelegram, outbox: Outbox) -> None:
+    group = tg.add_group("Club")
+    ch = channel(group.id)
+    await outbox.deliver(Post(ch, "table:1", "t1: Alice", buttons=((Button("Join", "j"),),)))
+    await outbox.flush()
+    await outbox.deliver(Post(ch, "table:1", "t1: Alice, Bob", buttons=((Button("Join", "j"),),)))
+    await outbox.flush()
+    assert tg.calls[-1].method == "editMessageCaption"  # the lobby picture is not re-sent
+    await outbox.deliver(Post(ch, "table:1", "t1: deal 1", image=png("green")))
+    await outbox.flush()
+    assert tg.calls[-1].method == "editMessageMedia"
+    (table,) = tg.chat_messages(group)
+    assert table.version == 2 and table.caption == "t1: deal 1"
 
 
 async def test_message_deleted_by_someone_is_posted_again(tg: FakeTelegram, outbox: Outbox) -> None:
@@ -101,7 +116,7 @@ async def test_message_deleted_by_someone_is_posted_again(tg: FakeTelegram, outb
     tg.chat_messages(group)[0].deleted = True  # an admin removed it
     await outbox.deliver(Post(ch, "table:1", "two"))
     await outbox.flush()
-    assert [m.text for m in tg.chat_messages(group)] == ["two"]
+    assert [m.shown_text for m in tg.chat_messages(group)] == ["two"]
     assert outbox.failures == 0
 
 

@@ -119,7 +119,7 @@ async def test_whole_match_in_a_group(
     created = await command(tg, adapter, alice, group, "/table@belote_test_bot create --target 1")
     assert "t1" in created.text
     lobby = table_msg(tg, adapter, group)
-    assert lobby.button("Join")
+    assert lobby.button("Join") and lobby.photo is not None
     for _ in range(3):
         await command(tg, adapter, alice, group, "/addbot")
     await adapter.flush()
@@ -193,8 +193,9 @@ async def test_whole_match_in_a_group(
     verified = await command(tg, adapter, bob, group, "/verify")
     assert "checks passed" in verified.text
 
-    # The table was one message, edited in place from the start of the match.
+    # The table was one message, edited in place from the lobby to the end.
     table = table_msg(tg, adapter, group)
+    assert table.message_id == lobby.message_id and not tg.calls_of("deleteMessage")
     table_sends = [
         c
         for c in tg.calls_of("sendPhoto")
