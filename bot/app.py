@@ -392,10 +392,9 @@ class BeloteApp:
             await self._after_change(t, [])
             return
         t.seats[seat] = None
-        if not t.humans():
-            t.status = "closed"
-        elif t.seat_of(t.host) is None:
-            t.host = t.humans()[0].user_id or t.host
+        if all(s is None for s in t.seats):
+            t.status = "closed"  # the creator stays host: a table of bots can still start
+            self._disarm(t)
         await self._save_table(t)
         await self._post_table(t)
 

@@ -1,0 +1,130 @@
+"""A restarted app resumes every table where it was: same decks, same actions, same end."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.drand import QUICKNET_GENESIS
+from tests.core.harness import make_harness, table_with_bots
+
+
+def _facts(log):
+    """What must be identical between a run and a resumed run (times aside)."""
+    return [(e.seq, e.kind, e.data) for e in log]
+
+
+async def _setup(path, **kw):
+    h = await make_harness(path, timer=30, **kw)
+    await h.cmd("alice", "/table create --timer 30 --target 300")
+    await h.cmd("bob", "/join")
+    await h.cmd("alice", "/addbot hard")
+    await h.cmd("alice", "/addbot")
+    await h.cmd("alice", "/start")
+    return h
+
+
+async def _finish(h, limit: int = 20000):
+    t = h.table()
+    for _ in range(limit):
+        if t.run.over:
+            return
+        await h.advance(1)
+    raise AssertionError("the match did not end")
+
+
+async def _crash(h):
+    """Stop as a killed process would: nothing more is written, nothing is cleaned up."""
+    h.scheduler.shutdown()
+    for task in list(h.app._drand_tasks.values()):
+        task.cancel()
+    await h.store.close()
+
+
+async def _reopen(h, **kw):
+    h2 = await make_harness(h.path, start=h.clock.now(), **kw)
+    return h2
+
+
+async def test_resume_mid_match_ends_exactly_as_without_the_crash(tmp_path):
+    ref = await _setup(tmp_path / "ref.db", seed_window=0)
+    await _finish(ref)
+    expected = _facts(await ref.store.log(1))
+    await ref.app.stop()
+
+    for stop_after in (3, 40, 95):
+        h = await _setup(tmp_path / f"crash{stop_after}.db", seed_window=0)
+        for _ in range(stop_after):
+            await h.advance(1)
+        assert not h.table().run.over
+        seq = h.table().run.seq
+        await _crash(h)
+        h2 = await _reopen(h, seed_window=0)
+        t = h2.table()
+        assert t.run is not None and t.run.seq == seq  # nothing lost
+        # the prompt comes back to whoever is to play
+        mover = t.run.to_move
+        if mover in (0, 1) and not t.run.is_auto(mover):
+            assert h2.posts(f"hand:1:{t.run.seats[mover].user_id}")[-1].buttons
+        await _finish(h2)
+        assert _facts(await h2.store.log(1)) == expected
+        await h2.app.stop()
+
+
+async def test_resume_during_the_seed_window_keeps_its_deadline(tmp_path):
+    h = await _setup(tmp_path / "b.db", seed_window=30)
+    assert h.table().run.phase == "seeds"
+    await h.cmd("bob", "/seed " + "cd" * 16)
+    await h.advance(10)
+    await _crash(h)
+    h2 = await _reopen(h, seed_window=30)
+    run = h2.table().run
+    assert run.phase == "seeds" and run.seat_seeds[1] == bytes.fromhex("cd" * 16)
+    dl = (await h2.store.deadlines())[1]
+    assert dl.kind == "seeds" and dl.due == run.started_at + 30
+    await h2.advance(19)
+    assert run.phase == "seeds"
+    await h2.advance(1.5)
+    assert run.phase == "play"
+    await h2.app.stop()
+
+
+async def test_resume_during_the_drand_wait(tmp_path):
+    class Silent:
+        async def fetch_until(self, *a, **k):
+            await asyncio.Event().wait()
+
+    h = await _setup(tmp_path / "b.db", start=QUICKNET_GENESIS - 20, drand=Silent(), seed_window=0)
+    run = h.table().run
+    assert run.phase == "drand"
+    await h.advance(5)
+    await _crash(h)
+    h2 = await _reopen(h, drand=Silent(), seed_window=0)
+    run = h2.table().run
+    assert run.phase == "drand" and run.drand_round == 1
+    await h2.advance(19)
+    assert run.phase == "drand"
+    await h2.advance(2)
+    assert run.phase == "play" and run.drand_status == "timeout"
+    await h2.app.stop()
+
+
+async def test_migrations_are_versioned_and_the_log_append_only(tmp_path):
+    import aiosqlite
+    import pytest
+
+    from bot.store import MIGRATIONS, Store
+
+    store = await Store.open(tmp_path / "m.db")
+    assert await store.migrate() == len(MIGRATIONS)
+    await store.close()
+    async with aiosqlite.connect(tmp_path / "m.db") as db:
+        (mode,) = await (await db.execute("PRAGMA journal_mode")).fetchone()
+        assert mode == "wal"
+    h = await make_harness(tmp_path / "m.db", seed_window=0)
+    await table_with_bots(h)
+    await h.cmd("alice", "/start")
+    await h.app.stop()
+    async with aiosqlite.connect(tmp_path / "m.db") as db:
+        for sql in ("UPDATE match_log SET kind = 'x'", "DELETE FROM match_log"):
+            with pytest.raises(aiosqlite.IntegrityError):
+                await db.execute(sql)
