@@ -32,6 +32,7 @@ from .commands import core_text
 from .delivery import Outbox, Person, describe
 from .keyboard import CAPTION_LIMIT, NOTICE_LIMIT, TEXT_LIMIT, cut, inline_keyboard
 from .links import parse_payload
+from .lobby import add_bot_table
 from .memory import Memory
 from .texts import text
 
@@ -123,7 +124,10 @@ class Bridge:
             channel = Channel(origin) if origin else channel
         user = await self._user(tg_user, chat)
         try:
-            replies = await self.core.press(user, channel, query.data)
+            if table := add_bot_table(query.data):  # the adapter's Add bot button
+                replies = await self.core.command(user, channel, f"/addbot {table}")
+            else:
+                replies = await self.core.press(user, channel, query.data)
         except Exception as exc:
             log.exception("press failed: %s", describe(exc))
             replies = [Reply(text("telegram-failed", user.locale), ok=False)]

@@ -1,20 +1,29 @@
-"""A plain picture for a table message that has none yet (the lobby).
+"""The table message in the lobby: a plain picture, and an "Add bot" button.
 
 Telegram cannot turn a text message into a photo, so a table message that starts as
 text would have to be deleted and posted again when the match starts and the core's
 table picture appears. Giving the lobby a picture of its own keeps one photo message for
 the table's whole life: joins and bots edit its caption, the match edits its media.
+
+The core offers Join and Start buttons in the lobby but no Add bot yet; next to Join the
+adapter adds one that runs the core's own ``/addbot`` command for that table (the core
+still decides who may). It steps aside as soon as the core offers such a button itself.
 """
 
 from __future__ import annotations
 
 import io
+import re
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.platform import Post
+from bot.i18n import has_text
+from bot.platform import Button, Post
+
+from .texts import text
 
 FONT = Path(__file__).resolve().parents[2] / "assets" / "fonts" / "DejaVuSans-Bold.ttf"
 FELT = (21, 94, 58)
@@ -26,6 +35,37 @@ RED = (214, 64, 58)
 def is_table_post(post: Post) -> bool:
     """The core's table message (its key is ``table:<id>``)."""
     return post.to_user is None and post.key.startswith("table:")
+
+
+JOIN_ACTION = re.compile(r"^(t\d+):\d+:-:join$")
+ADD_BOT = "tg:addbot:"  # + the core's table id: the adapter's own callback data
+
+
+def with_add_bot(post: Post) -> Post:
+    """The lobby's buttons with "Add bot" after Join, unless the core has one."""
+    if not is_table_post(post):
+        return post
+    actions = [b.action for row in post.buttons for b in row]
+    if any("addbot" in a for a in actions):
+        return post
+    rows = []
+    for row in post.buttons:
+        new = list(row)
+        for button in row:
+            match = JOIN_ACTION.match(button.action)
+            if match:
+                label = (
+                    text("label-addbot") if has_text("label-addbot") else text("telegram-add-bot")
+                )
+                new.append(Button(label, ADD_BOT + match.group(1)))
+        rows.append(tuple(new))
+    return replace(post, buttons=tuple(rows))
+
+
+def add_bot_table(data: str) -> str | None:
+    """The table id of an "Add bot" press, else None."""
+    table = data.removeprefix(ADD_BOT)
+    return table if data.startswith(ADD_BOT) and re.fullmatch(r"t\d+", table) else None
 
 
 @cache

@@ -120,7 +120,12 @@ async def test_whole_match_in_a_group(
     assert "t1" in created.text
     lobby = table_msg(tg, adapter, group)
     assert lobby.button("Join") and lobby.photo is not None
-    for _ in range(3):
+    add_bot = lobby.button("Add bot")["callback_data"]
+    answer = await press(tg, bob, lobby, add_bot)  # only the host seats bots
+    assert "host" in answer["text"].lower()
+    answer = await press(tg, alice, lobby, add_bot)
+    assert "seat 2" in answer["text"]
+    for _ in range(2):
         await command(tg, adapter, alice, group, "/addbot")
     await adapter.flush()
     lobby = table_msg(tg, adapter, group)
