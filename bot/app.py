@@ -945,21 +945,23 @@ class BeloteApp:
 
     async def _cmd_hand(self, ctx: _Ctx) -> list[Reply]:
         t = self._pick_table(ctx)
-        run = t.run
-        seat = t.seat_of(ctx.user.id)
-        if run is None or run.match is None or run.over or seat is None:
-            raise Refused("err-not-dealt")
-        post = self._hand_post(t, seat)
+        async with self._lock(t):  # never show a state whose commit is still on its way
+            run = t.run
+            seat = t.seat_of(ctx.user.id)
+            if run is None or run.match is None or run.over or seat is None:
+                raise Refused("err-not-dealt")
+            post = self._hand_post(t, seat)
         return [
             Reply(post.text, image=post.image, image_name=post.image_name, buttons=post.buttons)
         ]
 
     async def _cmd_score(self, ctx: _Ctx) -> list[Reply]:
         t = self._pick_table(ctx, seated=False)
-        run = t.run
-        if run is None or run.match is None:
-            raise Refused("err-no-score")
-        a, b = run.match.scores
+        async with self._lock(t):
+            run = t.run
+            if run is None or run.match is None:
+                raise Refused("err-no-score")
+            a, b = run.match.scores
         return [Reply(_("score-reply", ctx.locale, table=t.tid, match=f"m{run.id}", a=a, b=b))]
 
     async def _cmd_rules(self, ctx: _Ctx) -> list[Reply]:
