@@ -10,6 +10,7 @@ from engine import (
     cards_text,
     find_melds,
     get_ruleset,
+    mask_of,
     parse_card,
     parse_cards,
     shuffled_deck,
@@ -86,29 +87,13 @@ def test_plain_order_is_A_10_K_Q_J_9_8_7():
 
 
 def test_trump_values_are_20_14_11_10_4_3_0_0():
-    assert [card_points(parse_card(t), "S") for t in ["JS", "9S", "AS", "TS", "KS", "QS", "8S", "7S"]] == [
-        20,
-        14,
-        11,
-        10,
-        4,
-        3,
-        0,
-        0,
-    ]
+    trumps = parse_cards("JS 9S AS TS KS QS 8S 7S")
+    assert [card_points(c, "S") for c in trumps] == [20, 14, 11, 10, 4, 3, 0, 0]
 
 
 def test_plain_values_are_11_10_4_3_2_0_0_0():
-    assert [card_points(parse_card(t), "S") for t in ["AD", "TD", "KD", "QD", "JD", "9D", "8D", "7D"]] == [
-        11,
-        10,
-        4,
-        3,
-        2,
-        0,
-        0,
-        0,
-    ]
+    plain = parse_cards("AD TD KD QD JD 9D 8D 7D")
+    assert [card_points(c, "S") for c in plain] == [11, 10, 4, 3, 2, 0, 0, 0]
 
 
 def test_a_trump_beats_any_plain_card_and_an_off_suit_card_never_wins():
@@ -132,16 +117,11 @@ def test_last_trick_is_worth_10_more(ruleset):
 
 def test_melds_use_the_natural_order_for_sequences():
     rules = get_ruleset("club")
-    (meld,) = find_melds(
-        sum(1 << parse_card(t) for t in ["9H", "TH", "JH", "7C", "9S", "KD", "AD", "8S"]), "S", rules
-    )
+    (meld,) = find_melds(mask_of(parse_cards("9H TH JH 7C 9S KD AD 8S")), "S", rules)
     assert meld.kind == "sequence" and meld.points == 20
     assert sorted(meld.cards) == parse_cards("9H TH JH")
     # J 9 A is consecutive in trump order but not in the natural one
-    assert (
-        find_melds(sum(1 << parse_card(t) for t in ["JH", "9H", "AH", "7C", "9S", "KD", "QS", "8S"]), "H", rules)
-        == []
-    )
+    assert find_melds(mask_of(parse_cards("JH 9H AH 7C 9S KD QS 8S")), "H", rules) == []
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "bulgarian"])
