@@ -38,6 +38,7 @@ def _catalog(lang: str) -> gettext.NullTranslations | None:
     return gettext.GNUTranslations(buf)
 
 
+@cache
 def _language(locale: str | None) -> str:
     if not locale:
         return DEFAULT_LOCALE
@@ -49,18 +50,23 @@ def has_text(msgid: str, locale: str = DEFAULT_LOCALE) -> bool:
     return cat is not None and cat.gettext(msgid) != msgid
 
 
-def _(msgid: str, locale: str | None = DEFAULT_LOCALE, /, **kwargs: object) -> str:
-    """The text of ``msgid`` in ``locale`` (English when missing), formatted with kwargs."""
-    text = msgid
-    for lang in (_language(locale), DEFAULT_LOCALE):
-        cat = _catalog(lang)
+@cache
+def _lookup(msgid: str, lang: str) -> str:
+    """The template of ``msgid`` in ``lang``, falling back to English (cached: texts are
+    built for every move of every table)."""
+    for candidate in (lang, DEFAULT_LOCALE):
+        cat = _catalog(candidate)
         if cat is not None:
             found = cat.gettext(msgid)
             if found != msgid:
-                text = found
-                break
-    else:
-        log.warning("no text for message id %r", msgid)
+                return found
+    log.warning("no text for message id %r", msgid)
+    return msgid
+
+
+def _(msgid: str, locale: str | None = DEFAULT_LOCALE, /, **kwargs: object) -> str:
+    """The text of ``msgid`` in ``locale`` (English when missing), formatted with kwargs."""
+    text = _lookup(msgid, _language(locale))
     if not kwargs:
         return text
     try:

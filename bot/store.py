@@ -236,71 +236,33 @@ class Store:
                     fut.set_result(None)
 
     async def _commit(self, w: Write) -> None:
+        """One transaction for ``w``, run in one trip to aiosqlite's thread (so a busy event
+        loop does not stretch a commit over many hops)."""
+        run_in_thread = getattr(self._conn, "_execute", None)
+        if run_in_thread is None:  # an aiosqlite without it: one await per statement
+            await self._commit_async(w)
+        else:
+            await run_in_thread(self._commit_sync, w)
+        self.commits += 1
+
+    def _commit_sync(self, w: Write) -> None:
+        c = self._conn._conn  # the sqlite3 connection, used only from aiosqlite's thread
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, rows in _statements_of(w):
+                c.executemany(sql, rows)
+            c.execute("COMMIT")
+        except BaseException:
+            c.execute("ROLLBACK")
+            raise
+
+    async def _commit_async(self, w: Write) -> None:
         c = self._conn
         await c.execute("BEGIN IMMEDIATE")
         try:
-            if w.tables:
-                await c.executemany(
-                    "INSERT OR REPLACE INTO tables (id, channel, host, settings, seats, status,"
-                    " match_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
-                    [
-                        (
-                            t.id,
-                            t.channel,
-                            t.host,
-                            json.dumps(t.settings),
-                            json.dumps(t.seats),
-                            t.status,
-                            t.match_id,
-                            t.created_at,
-                            t.updated_at,
-                        )
-                        for t in w.tables
-                    ],
-                )
-            if w.new_matches:
-                await c.executemany(
-                    "INSERT INTO matches (id, table_id, channel, ruleset, commitment,"
-                    " started_at, ended_at, status) VALUES (?,?,?,?,?,?,?,?)",
-                    [
-                        (
-                            m.id,
-                            m.table_id,
-                            m.channel,
-                            m.ruleset,
-                            m.commitment,
-                            m.started_at,
-                            m.ended_at,
-                            m.status,
-                        )
-                        for m in w.new_matches
-                    ],
-                )
-            if w.logs:
-                await c.executemany(
-                    "INSERT INTO match_log (match_id, seq, at, kind, data) VALUES (?,?,?,?,?)",
-                    [
-                        (e.match_id, e.seq, e.at, e.kind, json.dumps(e.data, sort_keys=True))
-                        for e in w.logs
-                    ],
-                )
-            if w.ended_matches:
-                await c.executemany(
-                    "UPDATE matches SET ended_at = ?, status = ? WHERE id = ?",
-                    [(at, status, mid) for mid, at, status in w.ended_matches],
-                )
-            clears = [(tid,) for tid, d in w.deadlines.items() if d is None]
-            sets = [(d.table_id, d.kind, d.due, d.nonce) for d in w.deadlines.values() if d]
-            if clears:
-                await c.executemany("DELETE FROM deadlines WHERE table_id = ?", clears)
-            if sets:
-                await c.executemany(
-                    "INSERT OR REPLACE INTO deadlines (table_id, kind, due, nonce)"
-                    " VALUES (?,?,?,?)",
-                    sets,
-                )
+            for sql, rows in _statements_of(w):
+                await c.executemany(sql, rows)
             await c.execute("COMMIT")
-            self.commits += 1
         except BaseException:
             await c.execute("ROLLBACK")
             raise
@@ -359,6 +321,81 @@ class Store:
     async def deadlines(self) -> dict[int, Deadline]:
         async with self._conn.execute("SELECT table_id, kind, due, nonce FROM deadlines") as cur:
             return {r[0]: Deadline(*r) for r in await cur.fetchall()}
+
+
+def _statements_of(w: Write) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """The SQL of one Write, in an order that respects foreign keys."""
+    out: list[tuple[str, list[tuple[Any, ...]]]] = []
+    if w.tables:
+        out.append(
+            (
+                "INSERT OR REPLACE INTO tables (id, channel, host, settings, seats, status,"
+                " match_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                [
+                    (
+                        t.id,
+                        t.channel,
+                        t.host,
+                        json.dumps(t.settings),
+                        json.dumps(t.seats),
+                        t.status,
+                        t.match_id,
+                        t.created_at,
+                        t.updated_at,
+                    )
+                    for t in w.tables
+                ],
+            )
+        )
+    if w.new_matches:
+        out.append(
+            (
+                "INSERT INTO matches (id, table_id, channel, ruleset, commitment,"
+                " started_at, ended_at, status) VALUES (?,?,?,?,?,?,?,?)",
+                [
+                    (
+                        m.id,
+                        m.table_id,
+                        m.channel,
+                        m.ruleset,
+                        m.commitment,
+                        m.started_at,
+                        m.ended_at,
+                        m.status,
+                    )
+                    for m in w.new_matches
+                ],
+            )
+        )
+    if w.logs:
+        out.append(
+            (
+                "INSERT INTO match_log (match_id, seq, at, kind, data) VALUES (?,?,?,?,?)",
+                [
+                    (e.match_id, e.seq, e.at, e.kind, json.dumps(e.data, sort_keys=True))
+                    for e in w.logs
+                ],
+            )
+        )
+    if w.ended_matches:
+        out.append(
+            (
+                "UPDATE matches SET ended_at = ?, status = ? WHERE id = ?",
+                [(at, status, mid) for mid, at, status in w.ended_matches],
+            )
+        )
+    clears = [(tid,) for tid, d in w.deadlines.items() if d is None]
+    sets = [(d.table_id, d.kind, d.due, d.nonce) for d in w.deadlines.values() if d]
+    if clears:
+        out.append(("DELETE FROM deadlines WHERE table_id = ?", clears))
+    if sets:
+        out.append(
+            (
+                "INSERT OR REPLACE INTO deadlines (table_id, kind, due, nonce) VALUES (?,?,?,?)",
+                sets,
+            )
+        )
+    return out
 
 
 def _table(r: Any) -> TableRow:
