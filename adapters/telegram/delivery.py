@@ -20,8 +20,23 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+    MessageEntity,
+)
+from telegram import User as TgUser
+from telegram.error import (
+    BadRequest,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 
 from bot.platform import Button, Post
 
@@ -33,6 +48,7 @@ from .texts import text
 
 log = logging.getLogger(__name__)
 
+RETRY_DELAYS = (0.5, 2.0, 5.0)  # a post that hit a network error is tried again
 LAST_POSTS = 2000  # private posts kept in memory to show again (a few tables' hands)
 GONE = (
     "message to edit not found",
@@ -169,13 +185,28 @@ class Outbox:
         try:
             while queue.posts:
                 mkey, post = queue.posts.popitem(last=False)
-                try:
-                    await self._show(mkey, post)
-                except Exception as exc:  # one bad post must not stop the chat
-                    self.failures += 1
-                    log.error("could not show %s in chat %s: %s", post.key, chat_id, describe(exc))
+                for attempt in range(len(RETRY_DELAYS) + 1):
+                    try:
+                        await self._show(mkey, post)
+                        break
+                    except (TimedOut, RetryAfter, NetworkError) as exc:
+                        # a timeout, a 5xx, flood control past the limiter's own retries
+                        # (a BadRequest is a NetworkError too, but trying again won't help)
+                        last = attempt == len(RETRY_DELAYS)
+                        if isinstance(exc, BadRequest) or last or mkey in queue.posts:
+                            # given up, or a newer post of that key is waiting anyway
+                            self._failed(post, chat_id, exc)
+                            break
+                        await asyncio.sleep(RETRY_DELAYS[attempt])
+                    except Exception as exc:  # one bad post must not stop the chat
+                        self._failed(post, chat_id, exc)
+                        break
         finally:
             queue.worker = None
+
+    def _failed(self, post: Post, chat_id: int, exc: BaseException) -> None:
+        self.failures += 1
+        log.error("could not show %s in chat %s: %s", post.key, chat_id, describe(exc))
 
     async def _show(self, mkey: str, post: Post) -> None:
         chat_id, thread_id = self._target(post)
@@ -302,12 +333,25 @@ class Outbox:
                 ]
             ]
         )
+        notice = text("telegram-start-needed", person.locale, name=person.mention)
         await self.bot.send_message(
             group,
-            text("telegram-start-needed", person.locale, name=person.mention),
+            notice,
             reply_markup=keyboard,
             message_thread_id=thread,
+            entities=mention_entities(notice, person, user),
         )
+
+
+def mention_entities(body: str, person: Person, user: int) -> list[MessageEntity] | None:
+    """A text mention for someone without a username, so they are notified too."""
+    if person.username or person.first_name not in body:
+        return None  # an @username is linked by Telegram itself
+    start = body.index(person.first_name)
+    offset = len(body[:start].encode("utf-16-le")) // 2  # Telegram counts UTF-16 units
+    length = len(person.first_name.encode("utf-16-le")) // 2
+    who = TgUser(id=user, first_name=person.first_name, is_bot=False)
+    return [MessageEntity(MessageEntity.TEXT_MENTION, offset, length, user=who)]
 
 
 def describe(exc: BaseException) -> str:

@@ -102,6 +102,12 @@ class TelegramAdapter:
                 )
             )
             .get_updates_read_timeout(self._poll_timeout + 10)
+            # Uploads of pictures on a busy machine or link: more than PTB's 5 s defaults.
+            .read_timeout(20)
+            .write_timeout(30)
+            .connect_timeout(10)
+            .pool_timeout(10)
+            .media_write_timeout(60)
             # One slow update (a /verify checking drand) must not hold up every group;
             # the core serialises what must be serialised (one lock per table).
             .concurrent_updates(CONCURRENT_UPDATES)

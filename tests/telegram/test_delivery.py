@@ -145,6 +145,10 @@ async def test_private_posts_wait_for_start_and_notice_once(
     await outbox.flush()
     notices = tg.chat_messages(group)
     assert len(notices) == 1 and notices[0].text.startswith("Zoé")
+    call = next(c for c in tg.calls_of("sendMessage") if c.params["chat_id"] == group.id)
+    (mention,) = call.params["entities"]
+    assert mention["type"] == "text_mention" and mention["user"]["id"] == zoe.id
+    assert (mention["offset"], mention["length"]) == (0, 3)
     assert notices[0].buttons()[0]["url"] == "https://t.me/x?start=hand"
     assert [m.thread_id for m in tg.chat_messages(forum)] == [topic]
     assert len([c for c in tg.calls if c.status == 403]) == 1  # then it stops trying
@@ -157,3 +161,20 @@ async def test_private_posts_wait_for_start_and_notice_once(
         channel(group.id).id,
         channel(forum.id, topic).id,
     }
+
+
+async def test_network_errors_are_retried_bad_requests_are_not(
+    tg: FakeTelegram, outbox: Outbox
+) -> None:
+    group = tg.add_group("Club")
+    tg.fail_next("sendMessage", times=2)
+    await outbox.deliver(Post(channel(group.id), "commit:1", "commitment abc"))
+    await outbox.flush()
+    assert [m.text for m in tg.chat_messages(group)] == ["commitment abc"]
+    assert [c.status for c in tg.calls_of("sendMessage")] == [502, 502, 200]
+    assert outbox.failures == 0
+    await outbox.deliver(Post(channel(-42), "commit:2", "nowhere"))  # no such chat
+    await outbox.flush()
+    assert outbox.failures == 1
+    assert [c.status for c in tg.calls_of("sendMessage")][-1] == 400
+    assert len(tg.calls_of("sendMessage")) == 4

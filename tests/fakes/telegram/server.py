@@ -119,6 +119,7 @@ class FakeTelegram:
         self._poller = 0  # the newest getUpdates; older waiting ones get 409 Conflict
         self._flood: dict[int, deque[float]] = {}
         self._files: dict[str, Photo] = {}
+        self._failures: dict[str, int] = {}
         self._runner: web.AppRunner | None = None
         self._http: ClientSession | None = None
         self._webhook_task: asyncio.Task[None] | None = None
@@ -304,6 +305,10 @@ class FakeTelegram:
         )
         return query.id
 
+    def fail_next(self, method: str, times: int = 1) -> None:
+        """The next ``times`` calls of ``method`` get 502 Bad Gateway (Telegram hiccups)."""
+        self._failures[method] = self._failures.get(method, 0) + times
+
     # ------------------------------------------------------------- waiting
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
         """Wait until ``predicate()`` is truthy (checked after every call the bot makes)."""
@@ -379,6 +384,9 @@ class FakeTelegram:
             handler = getattr(self, f"_api_{method}", None)
             if handler is None:
                 raise ApiError(404, "Not Found")
+            if self._failures.get(method):
+                self._failures[method] -= 1
+                raise ApiError(502, "Bad Gateway")
             self._check_flood(method, params)
             result = await handler(params, files)
         except ApiError as err:
