@@ -378,3 +378,49 @@ def test_simulate_favours_the_higher_rated() -> None:
     order = [row["entrant"] for row in rr[-1]["standings"]]
     assert order.index(1) < order.index(12)
     assert sum(order[:6]) < sum(order[6:])
+
+
+def _perfect_exists(order: list[int], met: dict[int, set[int]], had: set[int]) -> bool:
+    """Independent check with one exact matching over the whole field."""
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(order)
+    for i, x in enumerate(order):
+        for y in order[i + 1 :]:
+            if y not in met.get(x, set()):
+                g.add_edge(x, y)
+    if len(order) % 2:
+        g.add_node(0)
+        g.add_edges_from((0, x) for x in order if x not in had)
+    return 2 * len(nx.max_weight_matching(g, maxcardinality=True)) == g.number_of_nodes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(min_value=2, max_value=40),
+    density=st.floats(min_value=0.0, max_value=0.95),
+    seed=st.integers(min_value=0, max_value=10**6),
+)
+def test_swiss_pairing_is_found_whenever_one_exists(n: int, density: float, seed: int) -> None:
+    rng = random.Random(seed)
+    order = list(range(1, n + 1))
+    points = {e: rng.randrange(0, 4) * 3 for e in order}
+    order.sort(key=lambda e: -points[e])
+    met: dict[int, set[int]] = {e: set() for e in order}
+    for x, y in itertools.combinations(order, 2):
+        if rng.random() < density:
+            met[x].add(y)
+            met[y].add(x)
+    had = {e for e in order if rng.random() < density}
+    try:
+        result = pair_swiss(order, points, met, had)
+    except NoPairing:
+        assert not _perfect_exists(order, met, had)
+        return
+    seen = [e for p in result.pairs for e in p] + ([result.bye] if result.bye else [])
+    assert sorted(seen) == sorted(order)
+    assert all(b not in met[a] for a, b in result.pairs)
+    assert result.bye is None or result.bye not in had
+    rank = {e: i for i, e in enumerate(order)}
+    assert all(rank[a] < rank[b] for a, b in result.pairs)  # higher placed first

@@ -423,13 +423,17 @@ async def test_ladder_close_fires_once_after_a_restart(tmp_path: Path) -> None:
     platform = RecordingPlatform()
     svc = TournamentService(db, scheduler, SystemClock(), platform, host)
     await svc.start()
+
+    def closed() -> list:
+        return [p for p in platform.posts if p.key == f"tournament:{t.id}:over"]
+
     for _ in range(200):
-        if svc.get(t.id).status == "over":
+        if closed():
             break
         await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
     assert svc.get(t.id).status == "over"
-    closed = [p for p in platform.posts if p.key == f"tournament:{t.id}:over"]
-    assert len(closed) == 1
+    assert len(closed()) == 1
     scheduler.shutdown()
     await db.close()
 
