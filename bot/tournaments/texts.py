@@ -78,7 +78,6 @@ ENGLISH: dict[str, str] = {
     "tour-standings-title": "{name}: standings",
     "tour-standings-line": "{place}. {who}: {points} {tiebreaks}",
     "tour-withdrawn-mark": "(withdrawn)",
-    "tour-pairings-none": "Round {round}: nothing left to play.",
     "tour-pairings-line": "match {match}: {a} vs {b}: {result}",
     "tour-pairings-playing": "playing",
     "tour-tb-h2h": "H2H",
@@ -103,3 +102,23 @@ def tt(msgid: str, locale: str | None = "en", /, **kwargs: object) -> str:
         return _(msgid, locale, **kwargs)
     text = ENGLISH[msgid]
     return text.format(**kwargs) if kwargs else text
+
+
+def catalog_text() -> str:
+    """The English texts as a gettext catalog, to merge into
+    `assets/locale/en/LC_MESSAGES/belote.po` (and to translate from)."""
+    import io
+
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    catalog = Catalog(locale="en", project="belote-bot", fuzzy=False)
+    for key, text in ENGLISH.items():
+        catalog.add(key, text)
+    buf = io.BytesIO()
+    write_po(buf, catalog, omit_header=True, width=0)
+    return buf.getvalue().decode()
+
+
+if __name__ == "__main__":
+    print(catalog_text(), end="")
