@@ -192,18 +192,9 @@ async def _tournament(app: Any, user: User, channel: Channel, args: list[str]) -
         numbers = _checked(replace(Numbers(), **values))
         name = " ".join(words)[:60]
         t = await service.create(user.id, channel.id, Format(fmt_word), name, ruleset, numbers)
-        return [
-            Reply(
-                tt(
-                    "tour-created",
-                    loc,
-                    name=t.name,
-                    tid=t.id,
-                    format=t.format.value,
-                    ruleset=t.ruleset,
-                )
-            )
-        ]
+        fmt_name = tt(f"tour-format-{t.format.value}", loc)
+        text = tt("tour-created", loc, name=t.name, tid=t.id, format=fmt_name, ruleset=t.ruleset)
+        return [Reply(text, buttons=service.page_buttons(t, loc))]
     if sub == "join":
         t = _pick(service, channel, rest, ladder=False)
         await service.join(t.id, user.id, user.name)
@@ -217,7 +208,8 @@ async def _tournament(app: Any, user: User, channel: Channel, args: list[str]) -
         await service.start_event(t.id, user.id, user.is_admin)
         return [Reply(tt("tour-started", loc, name=t.name))]
     if sub == "info":
-        return [Reply(info_text(service, _pick(service, channel, rest, ladder=False), loc))]
+        t = _pick(service, channel, rest, ladder=False)
+        return [Reply(info_text(service, t, loc), buttons=service.page_buttons(t, loc))]
     if sub == "standings":
         t = _pick(service, channel, rest, ladder=False)
         text, image = await service.standings_post(t, loc)
@@ -268,7 +260,7 @@ def info_text(service: TournamentService, t: Tournament, loc: str = "en") -> str
         loc,
         name=t.name,
         tid=t.id,
-        format=t.format.value,
+        format=tt(f"tour-format-{t.format.value}", loc),
         ruleset=t.ruleset,
         status=tt(f"tour-status-{t.status}", loc),
         creator=creator,
@@ -429,6 +421,35 @@ async def handle_leaderboard_command(
     ]
     return [Reply("\n".join(lines))]
 
+
+# ---------------------------------------------------------------------- buttons
+
+
+async def handle_tournament_press(
+    app: Any, user: User, channel: Channel, action: str
+) -> list[Reply]:
+    """A press of a tournament page's button (`tn:numbers|join|standings:<id>`)."""
+    try:
+        service = _service(app)
+        parts = action.split(":")
+        if len(parts) != 3 or parts[0] != "tn" or not parts[2].isdigit():
+            raise Refusal("tour-err-stale")
+        what, t = parts[1], service.get(int(parts[2]))
+        loc = user.locale
+        if what == "numbers":
+            return [Reply(info_text(service, t, loc))]
+        if what == "join":
+            await service.join(t.id, user.id, user.name)
+            return [Reply(tt("tour-joined", loc, name=t.name, tid=t.id))]
+        if what == "standings":
+            text, image = await service.standings_post(t, loc)
+            return [Reply(text, image=image, image_name="standings.png")]
+        raise Refusal("tour-err-stale")
+    except Refusal as r:
+        return _refused(user, r)
+
+
+PRESS_PREFIX = "tn:"
 
 COMMANDS: dict[str, Handler] = {
     "tournament": handle_tournament_command,

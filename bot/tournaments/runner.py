@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from bot.clock import Clock
-from bot.platform import Channel, Platform, Post
+from bot.platform import Button, Buttons, Channel, Platform, Post
 from bot.ratings import Ratings
 from bot.scheduler import Scheduler
 from bot.tournaments.formats import make_event
@@ -220,7 +220,7 @@ class TournamentService:
             self.tournaments[tid] = t
             await self.db.save(t)
             key = "tour-post-ladder-open" if t.status == "running" else "tour-post-created"
-            await self._post(t, "info", self._headline(t, key))
+            await self._post(t, "info", self._headline(t, key), buttons=self.page_buttons(t))
         return t
 
     async def join(self, tid: int, user_id: str, name: str) -> Tournament:
@@ -498,7 +498,8 @@ class TournamentService:
                 await self._round_deadline(t, d.match_id)
             elif d.kind == "ladder-open":
                 t.status = "running"
-                await self._post(t, "info", self._headline(t, "tour-post-ladder-open"))
+                text = self._headline(t, "tour-post-ladder-open")
+                await self._post(t, "info", text, buttons=self.page_buttons(t))
             elif d.kind == "ladder-close":
                 await self._close_ladder(t)
             await self.db.save(t)
@@ -761,12 +762,23 @@ class TournamentService:
         text, image = await self.standings_post(t)
         await self._post(t, "standings", text, image=image)
 
+    def page_buttons(self, t: Tournament, locale: str = "en") -> Buttons:
+        """The tournament page's buttons: its format (press it to see the numbers), join,
+        standings. Actions are `tn:<what>:<id>`, for `handle_tournament_press`."""
+        return (
+            (
+                Button(tt(f"tour-format-{t.format.value}", locale), f"tn:numbers:{t.id}"),
+                Button(tt("tour-btn-join", locale), f"tn:join:{t.id}", style="primary"),
+                Button(tt("tour-btn-standings", locale), f"tn:standings:{t.id}"),
+            ),
+        )
+
     def _headline(self, t: Tournament, key: str) -> str:
         return tt(
             key,
             name=t.name,
             tid=t.id,
-            format=t.format.value,
+            format=tt(f"tour-format-{t.format.value}"),
             ruleset=t.ruleset,
             closes=day_text(t.closes_at) if t.closes_at else "",
         )
@@ -802,6 +814,7 @@ class TournamentService:
         *,
         image: bytes | None = None,
         to_user: str | None = None,
+        buttons: Buttons = (),
     ) -> None:
         post = Post(
             channel=Channel(t.channel),
@@ -810,6 +823,7 @@ class TournamentService:
             image=image,
             image_name="standings.png",
             to_user=to_user,
+            buttons=buttons,
         )
         self._outbox.append(lambda p=post: self.platform.deliver(p))
 

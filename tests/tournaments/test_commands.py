@@ -10,7 +10,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.platform import Channel, RecordingPlatform, User
 from bot.scheduler import FakeScheduler
-from bot.tournaments.commands import COMMANDS
+from bot.tournaments.commands import COMMANDS, handle_tournament_press
 from bot.tournaments.runner import TournamentService
 from bot.tournaments.store import TournamentDB
 from tests.tournaments.test_runner import FakeHost
@@ -57,7 +57,8 @@ async def test_a_whole_swiss_by_commands(app) -> None:
     [r] = await cmd(app, user(2), "/tournament start")
     assert not r.ok  # only the organiser
     [info] = await cmd(app, user(3), "/tournament info")
-    assert "swiss" in info.text and "classic" in info.text
+    assert "Swiss" in info.text and "classic" in info.text
+    assert info.buttons[0][0].label == "Swiss"
     assert "win 2, draw 1, loss 0" in info.text and "40 minutes" in info.text
     assert "Rounds: 2" in info.text
     [r] = await cmd(app, boss, "/tournament start #1")
@@ -146,3 +147,19 @@ async def test_without_a_service_the_commands_say_so() -> None:
     for name in COMMANDS:
         [r] = await COMMANDS[name](bare, user(1), HERE, ["info"])
         assert not r.ok
+
+
+async def test_the_page_buttons(app) -> None:
+    [r] = await cmd(app, user(1), "/tournament create elimination Knock --best-of 3")
+    fmt, join, table = r.buttons[0]
+    assert all(len(b.action.encode()) <= 60 for b in (fmt, join, table))
+    [numbers] = await handle_tournament_press(app, user(2), HERE, fmt.action)
+    assert "best of 3" in numbers.text
+    [joined] = await handle_tournament_press(app, user(2), HERE, join.action)
+    assert joined.ok and "test:2" in app.tournaments.get(1).players
+    [again] = await handle_tournament_press(app, user(2), HERE, join.action)
+    assert not again.ok
+    for stale in ("tn:join:99", "tn:dance:1", "tn:join", "xx:1:2", ""):
+        [r] = await handle_tournament_press(app, user(3), HERE, stale)
+        assert not r.ok
+    assert set(app.tournaments.get(1).players) == {"test:2"}
