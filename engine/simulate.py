@@ -98,8 +98,13 @@ def _random_bulgarian_auction(dealer: int, rnd) -> tuple[int, int, int] | None:
         seat = (seat + 1) & 3
 
 
-def random_deal(rules: Ruleset, deck: list[int], dealer: int, rng: Random) -> DealScore | None:
-    """Play one deal at random; None when everybody passed (a redeal)."""
+def random_deal(
+    rules: Ruleset, deck: list[int], dealer: int, rng: Random, trace: list | None = None
+) -> DealScore | None:
+    """Play one deal at random; None when everybody passed (a redeal). ``trace``, when
+    given, receives ("contract", code, taker, multiplier), ("melds", seat) for each
+    declaration and ("play", seat, card, legal mask, belote) for each card, so that tests
+    can replay the deal through ``Match`` and compare."""
     rnd = rng.random
     hands = _first_hands(deck, dealer)
     if rules.auction == "french":
@@ -129,6 +134,8 @@ def random_deal(rules: Ruleset, deck: list[int], dealer: int, rng: Random) -> De
                 hands[seat] |= 1 << c
             pos += 3
     kind = LEGAL_KIND[rules.legal]
+    if trace is not None:
+        trace.append(("contract", code, taker, mult))
     melds = [0, 0]
     if rules.has_melds and code != NT:
         declared = []
@@ -136,6 +143,8 @@ def random_deal(rules: Ruleset, deck: list[int], dealer: int, rng: Random) -> De
             seat = (dealer + i) & 3
             if has_meld(hands[seat]):
                 declared.append((seat, best_melds(hands[seat])))
+                if trace is not None:
+                    trace.append(("melds", seat))
         if declared:
             for s, m, counts in counting_melds(rules, code, declared):
                 if counts:
@@ -159,10 +168,14 @@ def random_deal(rules: Ruleset, deck: list[int], dealer: int, rng: Random) -> De
             while i:
                 m &= m - 1
                 i -= 1
+        if trace is not None:
+            trace.append(("play", seat, (m & -m).bit_length() - 1, hands[seat], False))
         card = (m & -m).bit_length() - 1
         hands[seat] ^= 1 << card
         if bel_mask >> card & 1 and hands[seat] >> (card ^ 3) & 1:
             belotes[seat & 1] += 20
+            if trace is not None:
+                trace[-1] = (*trace[-1][:4], True)
         lead = best = card
         lead_suit = SUIT_MASK[lead >> 3]
         trump_led = trump_mask >> lead & 1
@@ -187,6 +200,7 @@ def random_deal(rules: Ruleset, deck: list[int], dealer: int, rng: Random) -> De
                     m = (trumps & higher[best]) or (trumps if kind == _CLASSIC else h)
                 else:
                     m = trumps
+            legal_m = m
             n = m.bit_count()
             if n > 1:
                 i = int(rnd() * n)
@@ -195,12 +209,15 @@ def random_deal(rules: Ruleset, deck: list[int], dealer: int, rng: Random) -> De
                     i -= 1
             card = (m & -m).bit_length() - 1
             hands[seat] = h ^ (1 << card)
-            if (
+            bel = (
                 bel_mask >> card & 1
                 and h >> (card ^ 3) & 1
                 and (code != AT or card >> 3 == lead >> 3)
-            ):
+            )
+            if bel:
                 belotes[seat & 1] += 20
+            if trace is not None:
+                trace.append(("play", seat, card, legal_m, bool(bel)))
             pts += points[card]
             if card >> 3 == best >> 3:
                 if order[card] > order[best]:
