@@ -424,8 +424,11 @@ class TournamentService:
             t, slot, m = found
             if slot.done or m.decided:
                 return
+            players = self.users_of(t, (*m.a, *m.b))
+            if user_id not in players:
+                return
             slot.seated.add(user_id)
-            if all(u in slot.seated for u in self.users_of(t, (*m.a, *m.b))):
+            if all(u in slot.seated for u in players):
                 self._disarm(t, self._key(t, "seat", m.id))
             await self.db.save(t)
 
@@ -637,6 +640,8 @@ class TournamentService:
                 t.status = "running"  # a corrected final re-opens the elimination
             if t.status == "running":
                 await self._progress(t)
+            elif t.status == "over":
+                await self.post_standings(t)  # the final table, corrected
             after = ev.match(m.id).to_json() if any(g.id == m.id for g in ev.matches) else None
             audit = (self.clock.now(), by_user, "result", {"before": before, "after": after})
             await self.db.save(t, audit=audit)

@@ -448,3 +448,28 @@ async def test_ratings_move_with_team_results(rig: Rig) -> None:
     assert not ra.provisional and ra.wins == 12 and rc.losses == 12
     board = await rig.svc.ratings.leaderboard("club")
     assert [r.user_id for r in board][:2] in (["a", "b"], ["b", "a"])
+
+
+async def test_correcting_the_final_after_the_end_changes_the_winner(rig: Rig) -> None:
+    tid = await _event(rig, Format.ELIMINATION, 8)
+    t = rig.svc.get(tid)
+    while t.status == "running":
+        await rig.play_open_tables()  # team a (the higher placed) wins everything
+    assert t.event.champion == 1
+    final = t.event.round_matches()[-1]
+    posts = len([p for p in rig.platform.posts if p.key.endswith(":standings")])
+    await rig.svc.set_result(tid, "u1", False, final.id, Outcome.B, 700, 1001)
+    assert t.event.champion == 2 and t.status == "over"
+    assert t.event.standings()[0].entrant == 2
+    assert len([p for p in rig.platform.posts if p.key.endswith(":standings")]) == posts + 1
+    semi = t.event.round_matches(1)[0]
+    with pytest.raises(Refusal):  # an earlier round can no longer change
+        await rig.svc.set_result(tid, "u1", False, semi.id, Outcome.B)
+
+
+async def test_only_the_players_of_a_table_can_take_its_seats(rig: Rig) -> None:
+    tid = await _event(rig, Format.SWISS, 8, rounds=1)
+    t = rig.svc.get(tid)
+    ref = rig.host.live()[0]
+    await rig.svc.on_seated(ref, "stranger")
+    assert t.tables[rig.host.opened[ref].match_id].seated == set()
