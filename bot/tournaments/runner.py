@@ -70,6 +70,7 @@ class TableRequest:
     team_b: tuple[str, ...]
     seat_deadline: float
     round_deadline: float
+    rated: bool = True  # tournament matches update the ratings (not the ladders)
 
 
 class TableHost(Protocol):
