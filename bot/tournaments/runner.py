@@ -150,10 +150,19 @@ class TournamentService:
                     await self._progress(t)
                     await self.db.save(t)
 
-    def stop(self) -> None:
+    def cancel_deadlines(self) -> None:
+        """Take this service's jobs off the scheduler (the stored deadlines stay)."""
         for t in self.tournaments.values():
             for key in t.deadlines:
                 self.scheduler.cancel(key)
+
+    async def stop(self) -> None:
+        """Stop cleanly: no more deadlines, what is queued delivered, the database closed.
+        Everything is already saved; the next `start` carries on from there."""
+        async with self._lock:
+            self.cancel_deadlines()
+        await self._flush()
+        await self.db.close()
 
     # ------------------------------------------------------------------ looking up
 

@@ -166,6 +166,7 @@ class TournamentDB:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
         self.lock = asyncio.Lock()  # one transaction at a time on this connection
+        self.closed = False
 
     @classmethod
     async def open(cls, path: str | Path) -> TournamentDB:
@@ -182,8 +183,11 @@ class TournamentDB:
         return db
 
     async def close(self) -> None:
+        """Close the connection (a second call does nothing)."""
         async with self.lock:
-            await self.conn.close()
+            if not self.closed:
+                self.closed = True
+                await self.conn.close()
 
     async def migrate(self) -> int:
         async with self.lock:

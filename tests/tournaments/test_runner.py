@@ -55,7 +55,7 @@ class Rig:
 
     async def crash(self) -> None:
         """The process dies: nothing is stopped cleanly, memory is lost."""
-        self.svc.stop()
+        self.svc.cancel_deadlines()
         await self.db.conn.close()
 
     async def play_open_tables(self, winner=lambda req: 0, sit=lambda req, u: True) -> int:
@@ -435,7 +435,8 @@ async def test_ladder_close_fires_once_after_a_restart(tmp_path: Path) -> None:
     assert svc.get(t.id).status == "over"
     assert len(closed()) == 1
     scheduler.shutdown()
-    await db.close()
+    await svc.stop()
+    assert db.closed
 
 
 async def test_ratings_move_with_team_results(rig: Rig) -> None:
