@@ -14,6 +14,7 @@ nothing about the game. It only knows where a reply may be shown on Telegram:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Sequence
@@ -39,6 +40,7 @@ from .texts import text
 log = logging.getLogger(__name__)
 
 ADMIN_TTL = 600.0  # seconds a group's administrator list is trusted
+PRIVATE_WAIT = 4.0  # seconds a press's answer waits for the hand it caused
 
 
 class Core(Protocol):
@@ -184,6 +186,9 @@ class Bridge:
                 self.outbox.refused.add(chat_id)
                 await self.memory.set_started(chat_id, False)
                 return False
+            except TelegramError as exc:  # the press must still be answered
+                log.warning("could not answer privately: %s", describe(exc))
+                continue
             if origin is not None and markup is not None:
                 await self.memory.set_origin(chat_id, sent.message_id, origin.id)
         return True
@@ -227,8 +232,10 @@ class Bridge:
             private = [*private, Reply("\n".join(notes))]
         if private and await self._to_private(tg_user.id, private, channel) and not notes:
             notes = [text("telegram-hand-in-private", locale)]
-        # Private posts this press caused (a hand) may be waiting on the private chat.
-        await self.outbox.flush_chat(tg_user.id)
+        # Private posts this press caused (a hand) may be waiting on the private chat:
+        # wait for them a little, to know whether it is open (the answer can't wait long).
+        flushing = asyncio.ensure_future(self.outbox.flush_chat(tg_user.id))
+        await asyncio.wait([flushing], timeout=PRIVATE_WAIT)
         url = None
         if tg_user.id in self.outbox.refused:
             url = self.start_link("hand")

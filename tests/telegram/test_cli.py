@@ -39,6 +39,8 @@ async def test_cli_runs_the_bot_until_sigterm(tmp_path: Path) -> None:
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )
+        # Read its output all along: a full pipe would freeze the bot mid-log.
+        output = asyncio.ensure_future(proc.communicate())
         try:
             await tg.wait_for(lambda: tg.calls_of("getUpdates"), timeout=60)
             assert tg.commands["all_group_chats/"]
@@ -52,7 +54,12 @@ async def test_cli_runs_the_bot_until_sigterm(tmp_path: Path) -> None:
             assert "t1" in reply[0].text
         finally:
             proc.send_signal(signal.SIGTERM)
-            out, err = await asyncio.wait_for(proc.communicate(), 30)
+            try:
+                out, err = await asyncio.wait_for(asyncio.shield(output), 30)
+            except TimeoutError:
+                proc.kill()
+                out, err = await output
+                raise AssertionError(f"no exit after SIGTERM: {err.decode()[-3000:]}") from None
         assert proc.returncode == 0, err.decode()[-2000:]
         logs = (out + err).decode()
         assert "sendMessage" in logs  # PTB's debug log was on...
