@@ -57,7 +57,9 @@ class Action:
 
     @staticmethod
     def play(card: int, belote: bool = False, melds: bool = False) -> Action:
-        return Action("play", card=card, belote=belote, melds=melds)
+        if type(card) is int and 0 <= card < 32:
+            return _PLAYS[card * 4 + (2 if melds else 0) + (1 if belote else 0)]
+        raise InvalidCard(f"Not a card number: {card!r}.")
 
     @classmethod
     def parse(cls, text: str) -> Action:
@@ -90,6 +92,12 @@ class Action:
         )
 
 
+# Every play action exists once: legal-action lists allocate nothing per card.
+_PLAYS: tuple[Action, ...] = tuple(
+    Action("play", card=c, belote=bool(f & 1), melds=bool(f & 2))
+    for c in range(32)
+    for f in range(4)
+)
 _PASS = Action("pass")
 _TAKE = Action("take")
 _CONTRE = Action("contre")

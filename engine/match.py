@@ -382,6 +382,8 @@ class Match:
                 raise IllegalAction("The dealer must name a trump now.")
             if action.kind in ("contre", "recontre"):
                 raise IllegalAction(f"You cannot say {action.kind} now.")
+            if action.kind == "take" and not self.rules.turned_card:
+                raise IllegalAction("Nothing is turned up in this ruleset: bid or pass.")
             if action.kind == "take":
                 raise IllegalAction("The turned card can only be taken in the first round.")
             if self.rules.auction == "french" and self._round == 1:
@@ -565,10 +567,14 @@ class Match:
                 self._belote_pts,
             )
         paid = [0, 0]
-        if ds.outcome in ("made", "set"):
+        if self.hanging and ds.outcome in ("made", "set"):
+            # the deal's winner: more points, or on a rounding tie the team that made it
             p0, p1 = ds.points
-            if self.hanging and p0 != p1:
+            if p0 != p1:
                 paid[0 if p0 > p1 else 1] = self.hanging
+                self.hanging = 0
+            elif ds.outcome == "made":
+                paid[c.taker_team] = self.hanging
                 self.hanging = 0
         self.hanging += ds.held
         s0 = self.scores[0] + ds.points[0] + paid[0]

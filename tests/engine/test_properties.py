@@ -188,7 +188,11 @@ def test_every_legal_action_is_accepted(seed, ruleset):
     rnd = random.Random(seed)
     m = Match(ruleset, inputs=inputs_for(seed))
     for _ in range(rnd.randrange(60)):
+        if m.phase is Phase.OVER:
+            return
         m.apply(m.to_move, rnd.choice(m.legal_actions(m.to_move)))
+    if m.phase is Phase.OVER:
+        return
     log = m.to_log()
     for a in m.legal_actions(m.to_move):
         copy = Match.from_log(log)

@@ -312,3 +312,19 @@ def test_hanging_points_go_to_whoever_wins_the_next_deal():
     m.hanging = 8
     play_out(m, eager)
     assert m.deals[0].result.paid == (0, 8) and m.scores == (0, 43) and m.hanging == 0
+
+
+def test_hanging_points_on_a_rounding_tie_go_to_the_team_that_made_its_contract():
+    m = capot_match()
+    m.hanging = 8
+    # force the next deal's count to a made 15 / 15 (All Trump 154 / 144)
+    import engine.match as match_module
+    from engine.core import DealScore
+
+    real = match_module.score_bulgarian
+    match_module.score_bulgarian = lambda *a: DealScore((144, 154), (15, 15), "made", 0)
+    try:
+        play_out(m, eager)
+    finally:
+        match_module.score_bulgarian = real
+    assert m.deals[0].result.paid == (0, 8)  # seat 1's team made the contract
