@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from engine.cards import SUITS, card_text
 from engine.contract import AT, NT, TRUMP_CODE
+from engine.errors import EngineError
 from engine.rulesets import Ruleset
 
 # ---------------------------------------------------------------- tables
@@ -153,6 +154,11 @@ def legal_plays(
     """Mask of the legal cards. Seats are implied: the player to move sits after the last
     card of the trick and its partner played the one before last (``trick_seats`` and
     ``seat`` are accepted for readability and checked only for consistency)."""
+    bad_seats = bool(trick_seats) and (
+        len(trick_seats) != len(trick) or (seat is not None and seat != (trick_seats[-1] + 1) % 4)
+    )
+    if bad_seats:
+        raise EngineError("The trick's seats do not match its cards and the seat to move.")
     return legal_mask(LEGAL_KIND[rules.legal], contract_code(trump), hand, trick)
 
 
