@@ -70,6 +70,8 @@ class DeckInputs:
                 continue
             if not isinstance(s, bytes | bytearray) or len(s) != SEAT_SEED_BYTES:
                 raise InvalidSeed(f"Seat {i}'s seed must be {SEAT_SEED_BYTES} bytes or none.")
+        seats = tuple(None if s is None else bytes(s) for s in seats)
+        object.__setattr__(self, "seat_seeds", seats)
         if (self.drand_round is None) != (self.drand_value is None):
             raise InvalidSeed("Give both the drand round and its value, or neither.")
         if self.drand_round is not None:
