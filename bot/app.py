@@ -48,6 +48,7 @@ class Settings:
     render_images: bool = True
     max_tables_per_channel: int = 20
     record_latency: bool = False
+    tournaments: bool = False  # attach bot.tournaments (its own tables in the database)
 
     @property
     def pause(self) -> float:
@@ -105,6 +106,8 @@ class BeloteApp:
         self.actions_applied = 0
         self._render = _load_renderer() if self.settings.render_images else None
         self._started = False
+        self.tournaments: Any = None  # the TournamentService, when attached
+        self._hooks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -123,6 +126,13 @@ class BeloteApp:
             await self._resume(t, deadlines.get(t.id))
         self._started = True
         self._update_idle()
+        if self.settings.tournaments and self.store.path != ":memory:":
+            try:
+                from bot.tournaments.commands import attach_tournaments
+            except ImportError:
+                log.info("no tournaments package")
+            else:
+                await attach_tournaments(self, host=self)
 
     async def _resume(self, t: Table, stored: Deadline | None) -> None:
         run = t.run
@@ -144,7 +154,17 @@ class BeloteApp:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._drand_tasks.clear()
+        if self._hooks:
+            await asyncio.gather(*self._hooks, return_exceptions=True)
         self.scheduler.shutdown()
+        service = self.tournaments
+        if service is not None:
+            close = getattr(service, "stop", None) or getattr(service, "close", None)
+            if close is not None:
+                try:
+                    await close()
+                except Exception:
+                    log.exception("tournament service did not stop cleanly")
         await self.store.close()
 
     def busy(self) -> bool:
@@ -181,6 +201,8 @@ class BeloteApp:
         elif name == "table":
             name = "table-list"
         handler = self._handlers().get(name)
+        if handler is None and name in ("tournament", "ladder", "stats", "leaderboard"):
+            return await self._tournament_command(user, channel, name, args)
         if handler is None:
             return [self._refusal(user, "err-unknown-command", command=words[0][:30])]
         ctx = _Ctx(user, channel, args)
@@ -355,10 +377,21 @@ class BeloteApp:
                 raise Refused("err-already-seated", table=t.tid)
             if t.status != "open":
                 raise Refused("err-match-running", table=t.tid)
-            seat = self._seat_arg(ctx, t)
+            if t.ref is not None:
+                if ctx.user.id not in t.reserved:
+                    raise Refused("err-reserved", table=t.tid)
+                seat = t.reserved.index(ctx.user.id)
+            else:
+                seat = self._seat_arg(ctx, t)
             t.seats[seat] = Seat("human", ctx.user.name, ctx.user.id, locale=ctx.user.locale)
             await self._save_table(t)
-        await self._post_table(t)
+            full = t.ref is not None and not t.free_seats()
+            if full:
+                await self._start_match(t)  # a tournament table starts once all are seated
+        if t.ref is not None:
+            self._hook(self._tournament_seated(t.ref, ctx.user.id))
+        if not full:
+            await self._post_table(t)
         return [Reply(_("ok-joined", ctx.locale, table=t.tid, seat=texts.seat_label(seat)))]
 
     def _seat_arg(self, ctx: _Ctx, t: Table) -> int:
@@ -732,6 +765,7 @@ class BeloteApp:
         if run.over:
             await self._post_reveal(t)
             self._update_idle()
+            self._hook(self._match_ended(t, run))
             return
         if run.match is None:
             return
@@ -768,6 +802,118 @@ class BeloteApp:
             await self._post_table(t)
             await self._post_hands(t, [seat])
         return [Reply(_("ok-back", ctx.locale))]
+
+    # ------------------------------------------------------------------ tournaments
+
+    def _hook(self, coro: Awaitable[None]) -> None:
+        """Run a call into another service after the table's lock is released (that
+        service may call back into the app)."""
+
+        async def guarded() -> None:
+            try:
+                await coro
+            except Exception:
+                log.exception("a match hook failed")
+
+        task = asyncio.create_task(guarded())
+        self._hooks.add(task)
+        task.add_done_callback(self._hooks.discard)
+
+    async def _tournament_command(
+        self, user: User, channel: Channel, name: str, args: list[str]
+    ) -> list[Reply]:
+        try:
+            from bot.tournaments.commands import COMMANDS
+        except ImportError:
+            return [self._refusal(user, "err-unknown-command", command=f"/{name}")]
+        return await COMMANDS[name](self, user, channel, args)
+
+    async def _tournament_seated(self, ref: str, user_id: str) -> None:
+        if self.tournaments is not None:
+            await self.tournaments.on_seated(ref, user_id)
+
+    async def _match_ended(self, t: Table, run: MatchRun) -> None:
+        """Tell the tournament runner (its table's result) and the ratings (rated match)."""
+        service = self.tournaments
+        if service is None or run.aborted or run.match is None:
+            return
+        m = run.match
+        if t.ref is not None:
+            await service.on_match_end(t.ref, m.winner, m.scores[0], m.scores[1])
+        if (t.settings.rated or t.ref is not None) and not any(s.is_bot for s in run.seats):
+            teams = [
+                [(run.seats[i].user_id or "", run.seats[i].name) for i in (0, 2)],
+                [(run.seats[i].user_id or "", run.seats[i].name) for i in (1, 3)],
+            ]
+            left = tuple(run.seats[i].user_id or "" for i in range(4) if run.left[i])
+            await service.on_rated_match(
+                f"m{run.id}",
+                t.channel,
+                run.ruleset,
+                teams[0],
+                teams[1],
+                m.winner,
+                left,
+                from_lobby=t.ref is None,
+            )
+
+    async def open_tournament_table(self, request: Any) -> None:
+        """TableHost: a table reserved for two teams (a in seats 1 and 3, b in 2 and 4).
+        The same key gives the same table, also after a restart."""
+        for t in self.tables.values():
+            if t.ref == request.key:
+                run = t.run
+                if run is not None and run.over and not run.aborted:
+                    self._hook(self._match_ended(t, run))  # the runner may have missed it
+                return
+        now = self.clock.now()
+        a, b = list(request.team_a), list(request.team_b)
+        reserved: list[str | None] = [
+            a[0] if a else None,
+            b[0] if b else None,
+            a[1] if len(a) > 1 else None,
+            b[1] if len(b) > 1 else None,
+        ]
+        t = Table(
+            id=self.store.new_table_id(),
+            channel=request.channel,
+            host="tournament",
+            settings=TableSettings(
+                ruleset=request.ruleset,
+                timer=self.settings.timer,
+                seed_window=0.0 if self.settings.fast else self.settings.seed_window,
+                ai_level=self.settings.ai_level,
+                rated=True,
+            ),
+            seats=[None] * 4,
+            created_at=now,
+            ref=request.key,
+            reserved=reserved,
+            title=str(getattr(request, "title", "")),
+        )
+        for i, uid in enumerate(reserved):
+            if uid is None:  # a team of one: a bot takes the partner's seat
+                t.seats[i] = Seat("bot", BOT_NAMES[i], None, level=self.settings.ai_level)
+        await self.store.write(Write(tables=[t.row(now)]))
+        self.tables[t.id] = t
+        await self._post_table(t)
+
+    async def close_tournament_table(self, table_ref: str, reason: str) -> None:
+        """TableHost: the match was decided without this table: stop it."""
+        for t in list(self.tables.values()):
+            if t.ref != table_ref or t.status == "closed":
+                continue
+            async with self._lock(t):
+                run = t.run
+                t.status = "closed"
+                if run is not None and not run.over:
+                    await self._record(t, [("abort", {"by": "tournament", "reason": reason})])
+                    await self._after_change(t, [])
+                else:
+                    await self._save_table(t)
+                    await self._post_table(t)
+                self._disarm(t)
+            self._update_idle()
 
     # ------------------------------------------------------------------ deadlines
 
@@ -858,7 +1004,7 @@ class BeloteApp:
             w.ended_matches.append((run.id, now, "aborted" if run.aborted else "over"))
             t.last_match = run.id
             if t.status == "playing":
-                t.status = "open"
+                t.status = "closed" if t.ref is not None else "open"  # tournament: one match
             save_table = True
         if save_table:
             w.tables.append(t.row(now))
@@ -894,6 +1040,12 @@ class BeloteApp:
         return f"t{t.id}:{seq}:{'-' if seat is None else seat}:{code}"
 
     async def _press(self, ctx: _Ctx, action: str) -> list[Reply]:
+        if action.startswith("tn:"):
+            try:
+                from bot.tournaments.commands import handle_tournament_press
+            except ImportError:
+                raise Refused("err-stale-button") from None
+            return await handle_tournament_press(self, ctx.user, ctx.channel, action)
         parts = action.split(":", 3)
         if len(parts) != 4 or not _is_table_id(parts[0]) or not parts[1].isdigit():
             raise Refused("err-stale-button")

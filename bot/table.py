@@ -73,6 +73,9 @@ class Table:
     updated_at: float = 0.0
     run: MatchRun | None = None
     last_match: int | None = None  # the latest match played here (for /verify, /score)
+    ref: str | None = None  # a tournament table's key (TableRequest.key)
+    reserved: list[str | None] = field(default_factory=lambda: [None] * SEATS)
+    title: str = ""
 
     @property
     def tid(self) -> str:
@@ -99,7 +102,13 @@ class Table:
             id=self.id,
             channel=self.channel,
             host=self.host,
-            settings={**self.settings.to_json(), "last_match": self.last_match},
+            settings={
+                **self.settings.to_json(),
+                "last_match": self.last_match,
+                "ref": self.ref,
+                "reserved": self.reserved,
+                "title": self.title,
+            },
             seats=[s.to_json() if s else None for s in self.seats],
             status=self.status,
             match_id=self.run.id if self.run is not None and not self.run.over else None,
@@ -119,6 +128,9 @@ class Table:
             created_at=r.created_at,
             updated_at=r.updated_at,
             last_match=r.settings.get("last_match"),
+            ref=r.settings.get("ref"),
+            reserved=list(r.settings.get("reserved") or [None] * SEATS),
+            title=r.settings.get("title") or "",
         )
 
 

@@ -105,6 +105,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             seed_window=args.window,
             ruleset=args.ruleset,
             render_images=bool(getattr(args, "images", None)) or args.platform != "console",
+            tournaments=True,
         )
         drand = None
         if not args.no_drand:
