@@ -87,4 +87,4 @@ def test_update_adds_missing_ids_and_keeps_translations(locale_dir: Path) -> Non
 
 
 def test_languages_lists_every_catalog_but_english(locale_dir: Path) -> None:
-    assert sync_catalogs.languages() == ["bg", "fr"]
+    assert {"bg", "fr"} <= set(sync_catalogs.languages()) and "en" not in sync_catalogs.languages()

@@ -138,3 +138,31 @@ async def test_discord_command_descriptions_come_from_the_catalog() -> None:
     )
     assert await translate(string, discord.Locale.american_english, context) is None
     assert await translate(string, discord.Locale.german, context) is None
+
+
+async def test_every_slash_command_is_described_in_french_and_bulgarian() -> None:
+    """The payload discord.py sends when it syncs the commands, with the real catalogs."""
+    from adapters.discord.commands import register_commands
+    from adapters.discord.translator import CatalogTranslator
+
+    client = discord.Client(intents=discord.Intents.none())
+    tree = app_commands.CommandTree(client)
+    register_commands(tree, adapter=None)  # type: ignore[arg-type]
+    translator = CatalogTranslator()
+    described = 0
+
+    def check(item: dict[str, object]) -> None:
+        nonlocal described
+        if item.get("description") and item["description"] != "…":
+            localized = item.get("description_localizations") or {}
+            assert set(localized) >= {"fr", "bg"}, item["name"]
+            assert all(0 < len(text) <= 100 for text in localized.values())
+            described += 1
+        for choice in item.get("choices") or []:
+            assert set(choice.get("name_localizations") or {}) >= {"fr", "bg"}, choice
+        for option in item.get("options") or []:
+            check(option)
+
+    for command in tree.get_commands():
+        check(await command.get_translated_payload(tree, translator))
+    assert described > 40
