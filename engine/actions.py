@@ -24,6 +24,8 @@ class Action:
         if self.kind == "bid":
             return f"bid {self.contract}"
         if self.kind == "play":
+            if type(self.card) is int and 0 <= self.card < 32:
+                return _PLAY_TEXTS[self.card * 4 + 2 * self.melds + self.belote]
             t = f"play {card_text(self.card)}"
             if self.melds:
                 t += " melds"
@@ -58,7 +60,7 @@ class Action:
     @staticmethod
     def play(card: int, belote: bool = False, melds: bool = False) -> Action:
         if type(card) is int and 0 <= card < 32:
-            return _PLAYS[card * 4 + (2 if melds else 0) + (1 if belote else 0)]
+            return PLAY_ACTIONS[card * 4 + (2 if melds else 0) + (1 if belote else 0)]
         raise InvalidCard(f"Not a card number: {card!r}.")
 
     @classmethod
@@ -93,8 +95,13 @@ class Action:
 
 
 # Every play action exists once: legal-action lists allocate nothing per card.
-_PLAYS: tuple[Action, ...] = tuple(
+PLAY_ACTIONS: tuple[Action, ...] = tuple(
     Action("play", card=c, belote=bool(f & 1), melds=bool(f & 2))
+    for c in range(32)
+    for f in range(4)
+)
+_PLAY_TEXTS: tuple[str, ...] = tuple(
+    f"play {card_text(c)}" + (" melds" if f & 2 else "") + (" belote" if f & 1 else "")
     for c in range(32)
     for f in range(4)
 )

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.actions import Action
+from engine.actions import PLAY_ACTIONS, Action
 from engine.cards import SUIT_NAMES, SUIT_SINGULAR, card_text, cards_of, cards_text, parse_card
 from engine.contract import AT, CONTRACT_TEXTS, NT, TRUMP_CODE, Contract
 from engine.core import (
@@ -35,6 +35,7 @@ from engine.core import (
 from engine.errors import EngineError, IllegalAction, InvalidSeed, MatchOver, NotYourTurn
 from engine.recipe import DeckInputs, shuffled_deck
 from engine.rulesets import Ruleset, get_ruleset
+from engine.simulate import BELOTE_MASK
 
 LOG_FORMAT = "belote-match/1"
 
@@ -321,16 +322,7 @@ class Match:
         return legal_mask(self._kind, self._contract.code, self._hands[seat], self._trick)
 
     def _can_belote(self, seat: int, card: int) -> bool:
-        code = self._contract.code
-        if code == NT or card & 7 not in (5, 6):
-            return False
-        suit = card >> 3
-        if code < 4 and suit != code:
-            return False
-        if code == AT and self._trick and self._trick[0] >> 3 != suit:
-            return False
-        other = card ^ 3  # Q (5) <-> K (6)
-        return bool(self._hands[seat] >> other & 1)
+        return bool(self._belote_mask(seat) >> card & 1)
 
     def _can_meld(self, seat: int) -> bool:
         return (
@@ -340,19 +332,35 @@ class Match:
             and bool(best_melds(self._hands[seat]))
         )
 
+    def _belote_mask(self, seat: int) -> int:
+        """The cards of the seat's hand that may be played with a belote announcement."""
+        hand = self._hands[seat]
+        code = self._contract.code
+        kq = BELOTE_MASK[code] & hand
+        # keep a king or queen only when its partner card is in the hand too
+        kq &= (kq << 1 & 0x40404040) | (kq >> 1 & 0x20202020)
+        if code == AT and self._trick:
+            kq &= SUIT_MASK[self._trick[0] >> 3]
+        return kq
+
     def _legal_play_actions(self, seat: int) -> list[Action]:
         mask = self._legal_mask(seat)
         melds = self._can_meld(seat)
+        bel = self._belote_mask(seat) & mask
         out = []
-        for c in cards_of(mask):
-            bel = self._can_belote(seat, c)
-            out.append(Action.play(c))
+        plays = PLAY_ACTIONS
+        while mask:
+            low = mask & -mask
+            c = low.bit_length() - 1
+            mask ^= low
+            i = c * 4
+            out.append(plays[i])
             if melds:
-                out.append(Action.play(c, melds=True))
-            if bel:
-                out.append(Action.play(c, belote=True))
+                out.append(plays[i + 2])
+            if bel & low:
+                out.append(plays[i + 1])
                 if melds:
-                    out.append(Action.play(c, belote=True, melds=True))
+                    out.append(plays[i + 3])
         return out
 
     # ------------------------------------------------------------ apply
