@@ -210,6 +210,12 @@ async def test_whole_match_in_a_group(
     assert len([c for c in tg.calls_of("editMessageMedia") if c.ok]) >= 4
     # Hands were edited in place too: one private photo message for Alice.
     assert len([m for m in tg.chat_messages(alice.id) if m.photo is not None]) == 1
+    # Payloads: pictures are uploaded only when they change, and stay small.
+    uploads = [c for c in tg.calls if c.files]
+    assert uploads and all(c.method in ("sendPhoto", "editMessageMedia") for c in uploads)
+    assert max(size for c in uploads for _, size in c.files.values()) < 1_000_000
+    light = tg.calls_of("editMessageCaption", "editMessageReplyMarkup", "answerCallbackQuery")
+    assert light and all(not c.files and c.body_size < 8_000 for c in light)
     # Every press was answered, every button fitted, no flood error, no token in logs.
     assert all(q.answered is not None for q in tg.queries.values())
     datas = [d for m in tg.messages.values() for v in m.history for d in _data(v.reply_markup)]
