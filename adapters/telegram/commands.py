@@ -38,7 +38,10 @@ GROUP_COMMANDS: tuple[str, ...] = (
     "close",
     "tournament",
     "ladder",
+    "stats",
+    "leaderboard",
 )
+TOURNAMENT_COMMANDS = ("tournament", "ladder", "stats", "leaderboard")
 # In the private chat: what a player does with their own cards.
 PRIVATE_COMMANDS: tuple[str, ...] = (
     "start",
@@ -75,9 +78,12 @@ def core_commands(core: object) -> frozenset[str] | None:
     if callable(names):
         return frozenset(names())
     handlers = getattr(core, "_handlers", None)
-    if callable(handlers):
-        return frozenset(name.split("-")[0] for name in handlers())
-    return None
+    if not callable(handlers):
+        return None
+    names = {name.split("-")[0] for name in handlers()}
+    if getattr(getattr(core, "settings", None), "tournaments", False):
+        names |= set(TOURNAMENT_COMMANDS)  # routed to the tournament service
+    return frozenset(names)
 
 
 def scopes(
@@ -86,7 +92,8 @@ def scopes(
     """Which menu each kind of chat shows (only commands the core knows, when it says)."""
 
     def keep(names: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(n for n in names if known is None or n in known)
+        # /start in the private chat is the adapter's own (deep links), always there
+        return tuple(n for n in names if known is None or n in known or n == "start")
 
     return [
         (BotCommandScopeDefault(), menu(keep(GROUP_COMMANDS), locale)),

@@ -46,7 +46,9 @@ ENGLISH: dict[str, str] = {
     "telegram-cmd-kick": "Remove a seat's player: /kick SEAT",
     "telegram-cmd-close": "Close the table",
     "telegram-cmd-tournament": "Tournaments: /tournament create|join|start|standings",
-    "telegram-cmd-ladder": "The ladder: /ladder join|challenge|standings",
+    "telegram-cmd-ladder": "The ladder: /ladder create|join|withdraw|info|standings",
+    "telegram-cmd-stats": "Your rating and results",
+    "telegram-cmd-leaderboard": "The best players of this chat",
 }
 
 

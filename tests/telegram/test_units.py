@@ -88,9 +88,11 @@ def test_menus_are_valid_bot_commands() -> None:
     commands = menu(GROUP_COMMANDS)
     assert all(1 <= len(c.description) <= 256 for c in commands)
     assert all(c.command.islower() and len(c.command) <= 32 for c in commands)
-    known = frozenset({"join", "start", "hand"})
+    known = frozenset({"join", "hand"})
     for _, cmds in scopes(known):
-        assert {c.command for c in cmds} <= known
+        assert {c.command for c in cmds} <= known | {"start"}
+    private = [c.command for c in scopes(known)[-1][1]]
+    assert private == ["start", "hand"]  # /start opens the private chat, always offered
 
 
 @given(
@@ -153,3 +155,18 @@ def test_add_bot_button_next_to_join_until_the_core_has_one() -> None:
     assert with_add_bot(core_has_it) == core_has_it
     hand = Post(channel(-1), "hand:3:u", "h", buttons=((Button("J", "t3:0:-:join"),),), to_user="u")
     assert with_add_bot(hand) == hand
+
+
+def test_core_commands_include_tournaments_when_attached() -> None:
+    from types import SimpleNamespace
+
+    from adapters.telegram.commands import core_commands
+
+    handlers = {"table-create": 1, "join": 2}
+    plain = SimpleNamespace(_handlers=lambda: handlers, settings=SimpleNamespace())
+    assert core_commands(plain) == {"table", "join"}
+    with_cups = SimpleNamespace(
+        _handlers=lambda: handlers, settings=SimpleNamespace(tournaments=True)
+    )
+    assert {"tournament", "ladder", "stats", "leaderboard"} <= core_commands(with_cups)
+    assert core_commands(object()) is None
