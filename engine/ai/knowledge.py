@@ -12,7 +12,7 @@ their cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.ai.tables import (
     CONTRACT_CODES,
@@ -46,6 +46,8 @@ class Knowledge:
     belote_pts: list[int]
     meld_pts: list[int]
     ruleset: str
+    # Every card played this deal, in order: (seat, card, trick so far, cards gone before).
+    history: list[tuple[int, int, tuple[int, ...], int]] = field(default_factory=list)
 
     @property
     def unseen(self) -> int:
@@ -78,12 +80,18 @@ def knowledge_from_view(view) -> Knowledge:
     won = 0
     pts = POINTS[code]
 
+    history: list[tuple[int, int, tuple[int, ...], int]] = []
+    gone = 0
+
     def note_plays(cards: list[tuple[int, int]]) -> None:
+        nonlocal gone
         prefix: list[int] = []
         for s, c in cards:
             if prefix:
                 excluded[s] |= _excluded_by(kind, code, c, prefix)
+            history.append((s, c, tuple(prefix), gone))
             prefix.append(c)
+            gone |= 1 << c
 
     for t in view.tricks:
         cards = list(t.cards)
@@ -150,6 +158,7 @@ def knowledge_from_view(view) -> Knowledge:
         belote_pts=belote_pts,
         meld_pts=meld_pts,
         ruleset=view.ruleset,
+        history=history,
     )
 
 

@@ -24,11 +24,10 @@ from engine.ai.tables import CONTRACT_CODES
 HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), node_budget=60_000)
 EXPERT_PLAN = SearchPlan(
     (
-        Tier(16, 48, exact=True),
-        Tier(20, 24, exact=True),
-        Tier(32, 48, exact=False),
+        Tier(16, 96, exact=True),
+        Tier(32, 128, exact=False),
     ),
-    node_budget=300_000,
+    node_budget=400_000,
 )
 
 

@@ -38,6 +38,7 @@ class Tier:
     cards: int
     samples: int
     exact: bool
+    tail: int = 0  # rollouts stop at this many cards left and the rest is solved exactly
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class SearchPlan:
     max_factor: int = 4
     bias: bool = True
     node_budget: int = 1 << 62  # solver nodes per decision; past it, samples are rolled out
+    infer_plays: bool = False  # weigh each sample by how well it explains the others' plays
 
     def tier(self, cards_left: int) -> Tier:
         for t in self.tiers:
@@ -120,6 +122,7 @@ def rollout(
     trick: list[int],
     played: int,
     won: int,
+    tail: int = 0,
 ) -> int:
     """Play the deal out with the normal level's rules; card-point diff for team 0,
     from the current trick on (capot bonus included)."""
@@ -138,6 +141,9 @@ def rollout(
             won |= 1 << (w & 1)
             leader = seat = w
             trick = []
+            if tail and (hands[0] | hands[1] | hands[2] | hands[3]).bit_count() <= tail:
+                pos = Position(kind, code, hands, leader, [], won)
+                return diff + Solver(kind, code, 0).value(pos)
         hand = hands[seat]
         if not hand:
             break
@@ -152,6 +158,33 @@ def rollout(
     elif won == 2:
         diff -= CAPOT_BONUS
     return diff
+
+
+MISMATCH = 0.4  # likelihood factor of a play the rules of thumb would not have made
+
+
+def play_likelihood(k: Knowledge, hands: list[int]) -> float:
+    """How plausible the sampled hands make the others' past plays.
+
+    Each earlier card of another seat is compared with what the normal level's rules
+    would have played from the sampled hand (the cards still held plus those the seat
+    played since): agreement keeps the weight, disagreement multiplies it by
+    ``MISMATCH``.  Soft on purpose: other players do not play by these rules.
+    """
+    later = [0, 0, 0, 0]
+    weight = 1.0
+    for seat, card, prefix, gone in reversed(k.history):
+        later[seat] |= 1 << card
+        if seat == k.seat:
+            continue
+        hand = hands[seat] | later[seat]
+        trick = list(prefix)
+        legal = legal_mask(k.kind, k.code, hand, trick)
+        if legal & (legal - 1) == 0:
+            continue  # forced: says nothing
+        if normal_card(k.kind, k.code, seat, hand, legal, trick, gone, k.taker) != card:
+            weight *= MISMATCH
+    return weight
 
 
 def choose_card(
@@ -173,6 +206,7 @@ def choose_card(
     use_dd = tier.exact
     start = time.perf_counter() if budget_s is not None else 0.0
     n = 0
+    weight_sum = 0.0
     nodes_left = plan.node_budget
     limit = tier.samples * plan.max_factor if budget_s is not None else tier.samples
     while n < limit:
@@ -180,6 +214,8 @@ def choose_card(
             break
         hands = draw(k, rng, weights)
         n += 1
+        w = play_likelihood(k, hands) if plan.infer_plays else 1.0
+        weight_sum += w
         pos = Position(k.kind, k.code, hands, k.leader, list(k.trick), k.won)
         values = None
         if use_dd and nodes_left > 0:
@@ -200,11 +236,11 @@ def choose_card(
                 values[c] = d if my_team == 0 else -d
         for c in cards:
             diff = so_far + values[c]
-            totals[c] += (
+            totals[c] += w * (
                 deal_value(k.kind, k.code, k.multiplier, taker_team, my_team, diff, melds, belotes)
                 + 0.05 * diff
             )
     pts = POINTS[k.code]
     power = POWER[k.code]
     # Ties (common when the deal is decided) go to the cheapest card.
-    return max(cards, key=lambda c: (round(totals[c] / n, 6), -pts[c], -power[c]))
+    return max(cards, key=lambda c: (round(totals[c] / weight_sum, 6), -pts[c], -power[c]))
