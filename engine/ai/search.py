@@ -231,7 +231,15 @@ def choose_card(
                 h = list(hands)
                 h[me] ^= 1 << c
                 d = rollout(
-                    k.kind, k.code, k.taker, h, k.leader, [*k.trick, c], k.played | (1 << c), k.won
+                    k.kind,
+                    k.code,
+                    k.taker,
+                    h,
+                    k.leader,
+                    [*k.trick, c],
+                    k.played | (1 << c),
+                    k.won,
+                    tier.tail,
                 )
                 values[c] = d if my_team == 0 else -d
         for c in cards:
