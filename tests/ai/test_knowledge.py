@@ -94,3 +94,21 @@ def test_samples_are_consistent_deals(ruleset: str) -> None:
                         held = hands[s] | (1 << c)
                         assert legal_mask(k.kind, k.code, held, prefix) >> c & 1
                     prefix.append(c)
+
+
+def test_play_likelihood_believes_the_truth_when_everyone_plays_by_the_rules() -> None:
+    """Seats that all play the normal level: the real hands explain every play (weight 1),
+    while random consistent samples usually explain fewer."""
+    from engine.ai.search import play_likelihood
+
+    rng = random.Random(2)
+    truth_weights, sample_weights = [], []
+    for m in positions("classic", 10):
+        seat = m.to_move
+        k = knowledge_from_view(m.view(seat))
+        truth = [m.hand_mask(s) for s in range(4)]
+        truth_weights.append(play_likelihood(k, truth))
+        sample_weights += [play_likelihood(k, draw(k, rng)) for _ in range(5)]
+    assert truth_weights and all(w == 1.0 for w in truth_weights)
+    assert all(0 < w <= 1 for w in sample_weights)
+    assert min(sample_weights) < 1.0
