@@ -31,6 +31,7 @@ from telegram import (
 from telegram import User as TgUser
 from telegram.error import (
     BadRequest,
+    ChatMigrated,
     Forbidden,
     NetworkError,
     RetryAfter,
@@ -156,14 +157,14 @@ class Outbox:
         return bool(again)
 
     # ---------------------------------------------------------------- internals
-    @staticmethod
-    def _target(post: Post) -> tuple[int, int | None]:
+    def _target(self, post: Post) -> tuple[int, int | None]:
         if post.to_user is not None:
             user = ids.telegram_user(post.to_user)
             if user is None:
                 raise ValueError(post.to_user)
             return user, None
-        return ids.chat_of(post.channel)
+        chat, thread = ids.chat_of(post.channel)
+        return self.memory.current_chat(chat) if self.memory else chat, thread
 
     @staticmethod
     def _mkey(post: Post) -> str:
@@ -189,6 +190,10 @@ class Outbox:
                     try:
                         await self._show(mkey, post)
                         break
+                    except ChatMigrated as exc:  # the group is a supergroup now
+                        await self.memory.migrate(self._target(post)[0], exc.new_chat_id)
+                        if attempt == len(RETRY_DELAYS):
+                            self._failed(post, chat_id, exc)
                     except (TimedOut, RetryAfter, NetworkError) as exc:
                         # a timeout, a 5xx, flood control past the limiter's own retries
                         # (a BadRequest is a NetworkError too, but trying again won't help)
@@ -321,6 +326,7 @@ class Outbox:
             group, thread = ids.chat_of(post.channel)
         except ValueError:
             return
+        group = self.memory.current_chat(group)
         if group == user or not await self.memory.mark_notified(user, group):
             return
         person = self.people.get(user, Person(first_name=str(user)))

@@ -90,7 +90,7 @@ class Bridge:
                 await self._private_start(tg_user, chat, payload, shown)
                 return
         user = await self._user(tg_user, chat)
-        channel = ids.channel(chat.id, thread)
+        channel = ids.channel(self.memory.first_chat(chat.id), thread)
         if private:
             # "/play TD" typed next to a hand means: at that hand's table.
             origin = self.memory.latest_origin(chat.id)
@@ -119,7 +119,7 @@ class Bridge:
         thread = None
         if isinstance(message, Message) and message.is_topic_message:
             thread = message.message_thread_id
-        channel = ids.channel(chat.id, thread)
+        channel = ids.channel(self.memory.first_chat(chat.id), thread)
         if chat.type == ChatType.PRIVATE:
             # A hand's button: the core wants the channel of the table, not of this chat.
             origin = self.memory.origin(chat.id, message.message_id)
@@ -134,6 +134,16 @@ class Bridge:
             log.exception("press failed: %s", describe(exc))
             replies = [Reply(text("telegram-failed", user.locale), ok=False)]
         await self._answer_press(query, tg_user, user.locale, channel, replies)
+
+    async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group became a supergroup: its tables follow it to the new chat id."""
+        message, chat = update.effective_message, update.effective_chat
+        if message is None or chat is None:
+            return
+        if message.migrate_to_chat_id:
+            await self.memory.migrate(chat.id, message.migrate_to_chat_id)
+        elif message.migrate_from_chat_id:
+            await self.memory.migrate(message.migrate_from_chat_id, chat.id)
 
     # ---------------------------------------------------------- private chat
     async def _private_start(self, tg_user: TgUser, chat: Chat, payload: str, shown: int) -> None:

@@ -5,6 +5,8 @@
   their callback data is the core's action, which the core decodes from its own state);
 - who has opened the private chat with the bot, and in which groups a player was
   already told to do so (once is kind, twice is nagging);
+- which groups became supergroups (a new chat id): the core keeps the table's first
+  channel, the adapter posts to the new chat and maps its updates back;
 - for each message in a private chat, the table's channel it belongs to: a button pressed
   there is the core's action *at that table*, so it must reach the core with that channel.
 
@@ -38,6 +40,10 @@ CREATE TABLE IF NOT EXISTS telegram_notices (
     chat_id INTEGER NOT NULL,
     PRIMARY KEY (user_id, chat_id)
 );
+CREATE TABLE IF NOT EXISTS telegram_migrations (
+    old INTEGER PRIMARY KEY,
+    new INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS telegram_origins (
     chat_id INTEGER NOT NULL,
     message_id INTEGER NOT NULL,
@@ -67,6 +73,7 @@ class Memory:
         self.started: set[int] = set()
         self.notices: set[tuple[int, int]] = set()
         self.origins: dict[tuple[int, int], str] = {}
+        self.moves: dict[int, int] = {}  # old chat id -> new (group -> supergroup)
 
     @classmethod
     async def open(cls, path: str | Path) -> Memory:
@@ -118,6 +125,32 @@ class Memory:
     async def forget(self, mkey: str) -> None:
         self.shown.pop(mkey, None)
         await self._conn.execute("DELETE FROM telegram_messages WHERE mkey = ?", (mkey,))
+
+    async def migrate(self, old: int, new: int) -> None:
+        """A group became a supergroup: from now on ``old`` means ``new``."""
+        if old == new or self.moves.get(old) == new:
+            return
+        self.moves[old] = new
+        await self._conn.execute(
+            "INSERT OR REPLACE INTO telegram_migrations VALUES (?, ?)", (old, new)
+        )
+
+    def current_chat(self, chat: int) -> int:
+        """Where to post for a chat the core knows (after any migration)."""
+        for _ in range(8):
+            if chat not in self.moves:
+                break
+            chat = self.moves[chat]
+        return chat
+
+    def first_chat(self, chat: int) -> int:
+        """The chat id the core knows for a chat that may have migrated."""
+        back = {new: old for old, new in self.moves.items()}
+        for _ in range(8):
+            if chat not in back:
+                break
+            chat = back[chat]
+        return chat
 
     async def set_origin(self, chat_id: int, message_id: int, channel: str) -> None:
         self.origins[(chat_id, message_id)] = channel

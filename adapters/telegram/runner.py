@@ -133,6 +133,7 @@ class TelegramAdapter:
         self.memory = outbox.memory = await Memory.open(path)
         self.bridge = bridge = Bridge(core, outbox, self.memory, username)
         ptb.add_handler(MessageHandler(filters.COMMAND, bridge.on_command))
+        ptb.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, bridge.on_migrate))
         ptb.add_handler(CallbackQueryHandler(bridge.on_press))
         ptb.add_error_handler(self._on_error)
 

@@ -178,3 +178,18 @@ async def test_network_errors_are_retried_bad_requests_are_not(
     assert outbox.failures == 1
     assert [c.status for c in tg.calls_of("sendMessage")][-1] == 400
     assert len(tg.calls_of("sendMessage")) == 4
+
+
+async def test_group_upgraded_to_supergroup_is_followed(tg: FakeTelegram, outbox: Outbox) -> None:
+    """Without the service message: Telegram's 400 with migrate_to_chat_id is enough."""
+    alice = tg.add_user("Alice")
+    group = tg.add_group("Family", supergroup=False)
+    await outbox.deliver(Post(channel(group.id), "table:1", "lobby"))
+    await outbox.flush()
+    supergroup = tg.migrate(group, by=alice)
+    await outbox.deliver(Post(channel(group.id), "table:1", "deal 1", image=png("green")))
+    await outbox.flush()
+    assert outbox.memory.moves == {group.id: supergroup.id}
+    assert [m.caption for m in tg.chat_messages(supergroup)] == ["deal 1"]
+    assert any(c.status == 400 and "upgraded" in c.description for c in tg.calls)
+    assert outbox.failures == 0

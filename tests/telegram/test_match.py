@@ -357,3 +357,28 @@ async def test_webhook_mode(tg: FakeTelegram, tmp_path: Path, unused_tcp_port: i
             assert resp.status == 403
     finally:
         await adapter.stop()
+
+
+async def test_group_upgraded_to_supergroup_mid_match(tg: FakeTelegram, start_adapter: Any) -> None:
+    """Telegram moves a basic group to a new chat id; the table follows it there."""
+    alice = tg.add_user("Alice")
+    group = tg.add_group("Family", supergroup=False, admins=(alice,))
+    tg.start_bot(alice)
+    adapter = await start_adapter()
+    await command(tg, adapter, alice, group, "/table create --target 1")
+    for _ in range(3):
+        await command(tg, adapter, alice, group, "/addbot")
+    lobby = table_msg(tg, adapter, group)
+    await press(tg, alice, lobby, lobby.button("Start")["callback_data"])
+    await play_turns(tg, adapter, alice, group, turns=1)
+
+    supergroup = tg.migrate(group, by=alice)
+    await tg.wait_for(lambda: adapter.memory.moves.get(group.id) == supergroup.id)
+    await play_turns(tg, adapter, alice, supergroup)
+    await adapter.flush()
+    assert reveal(tg, supergroup) is not None
+    table = table_msg(tg, adapter, supergroup)
+    assert table.photo is not None and table.chat is supergroup
+    verified = await command(tg, adapter, alice, supergroup, "/verify")
+    assert "checks passed" in verified.text
+    assert adapter.outbox.failures == 0

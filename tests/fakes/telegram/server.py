@@ -206,6 +206,28 @@ class FakeTelegram:
         chat.topics[thread_id] = name
         return thread_id
 
+    def migrate(self, chat: FakeChat, by: FakeUser) -> FakeChat:
+        """Upgrade a basic group to a supergroup: a new chat id, the old one refuses."""
+        if chat.type != "group":
+            raise ValueError("only basic groups migrate")
+        new = self.add_group(chat.title or "", supergroup=True)
+        new.admins, new.creator = set(chat.admins), chat.creator
+        chat.migrated_to = new.id
+        for target, field_name, value in (
+            (chat, "migrate_to_chat_id", new.id),
+            (new, "migrate_from_chat_id", chat.id),
+        ):
+            msg = FakeMessage(
+                chat=target,
+                message_id=self._new_message_id(target.id),
+                date=int(time.time()),
+                sender=by,
+            )
+            msg.snapshot()
+            self.messages[(target.id, msg.message_id)] = msg
+            self._push({"message": {**msg.to_api(), field_name: value}})
+        return new
+
     def private_chat(self, user: FakeUser) -> FakeChat:
         chat = self.chats.get(user.id)
         if chat is None:
@@ -460,6 +482,12 @@ class FakeTelegram:
             if user is None:
                 raise bad_request("chat not found")
             chat = self.private_chat(user)
+        if chat.migrated_to is not None:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                parameters={"migrate_to_chat_id": chat.migrated_to},
+            )
         return chat
 
     def _check_can_write(self, chat: FakeChat) -> None:

@@ -16,11 +16,20 @@ from typing import Any
 class ApiError(Exception):
     """A Bot API failure, answered as Telegram does: ``{"ok": false, ...}``."""
 
-    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        code: int,
+        description: str,
+        retry_after: int | None = None,
+        parameters: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.parameters = dict(parameters or {})
+        if retry_after is not None:
+            self.parameters["retry_after"] = retry_after
 
     def payload(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -28,8 +37,8 @@ class ApiError(Exception):
             "error_code": self.code,
             "description": self.description,
         }
-        if self.retry_after is not None:
-            body["parameters"] = {"retry_after": self.retry_after}
+        if self.parameters:
+            body["parameters"] = self.parameters
         return body
 
 
@@ -76,6 +85,7 @@ class FakeChat:
     topics: dict[int, str] = field(default_factory=dict)
     admins: set[int] = field(default_factory=set)
     creator: int | None = None
+    migrated_to: int | None = None  # a basic group upgraded to a supergroup
 
     def to_api(self) -> dict[str, Any]:
         if self.type == "private" and self.user is not None:
