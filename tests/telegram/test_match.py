@@ -159,6 +159,13 @@ async def test_whole_match_in_a_group(
     hand = await tg.wait_for(lambda: hand_msg(tg, adapter, alice))
     assert hand.photo is not None and hand.chat.type == "private"
 
+    # /hand typed in the group: the cards go to the private chat, the group is told so.
+    count = len(tg.chat_messages(alice.id))
+    told = await command(tg, adapter, alice, group, "/hand")
+    assert "private chat" in told.text and told.photo is None
+    copy = tg.chat_messages(alice.id)[count]
+    assert copy.photo is not None and copy.callback_data() == hand.callback_data()
+
     # Bad presses along the way, then play to the end.
     seen: dict[str, Any] = {}
 
@@ -208,8 +215,9 @@ async def test_whole_match_in_a_group(
     ]
     assert len(table_sends) == 1
     assert len([c for c in tg.calls_of("editMessageMedia") if c.ok]) >= 4
-    # Hands were edited in place too: one private photo message for Alice.
-    assert len([m for m in tg.chat_messages(alice.id) if m.photo is not None]) == 1
+    # Hands were edited in place too: one private photo message for Alice (and the copy
+    # she asked for with /hand).
+    assert len([m for m in tg.chat_messages(alice.id) if m.photo is not None]) == 2
     # Payloads: pictures are uploaded only when they change, and stay small.
     uploads = [c for c in tg.calls if c.files]
     assert uploads and all(c.method in ("sendPhoto", "editMessageMedia") for c in uploads)
