@@ -19,7 +19,7 @@ from typing import Any
 from bot import texts
 from bot.bots import think
 from bot.clock import Clock, Randomness, SystemClock, SystemRandomness
-from bot.i18n import _
+from bot.i18n import _, has_text
 from bot.platform import Button, Channel, NullPlatform, Platform, Post, Reply, User
 from bot.scheduler import ApsScheduler, Scheduler
 from bot.store import Deadline, LogEntry, MatchRow, Store, Write
@@ -1102,7 +1102,7 @@ class BeloteApp:
             seat = t.seat_of(ctx.user.id)
             if run is None or run.match is None or run.over or seat is None:
                 raise Refused("err-not-dealt")
-            post = self._hand_post(t, seat)
+            post = await self._hand_post(t, seat)
         return [
             Reply(post.text, image=post.image, image_name=post.image_name, buttons=post.buttons)
         ]
@@ -1228,20 +1228,33 @@ class BeloteApp:
         except Exception:
             log.exception("could not deliver post %s", post.key)
 
+    async def _picture(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes | None:
+        """A picture drawn in a worker thread (Pillow), so the tables keep moving."""
+        try:
+            return await asyncio.to_thread(draw, *args, **kwargs)
+        except Exception:
+            log.exception("a picture could not be drawn")
+            return None
+
     async def _post_table(self, t: Table) -> None:
         loc = self._loc(t)
         text = texts.table_text(t, loc, self.clock.now())
         image = None
         run = t.run
         if self._render is not None and run is not None and run.match is not None:
-            try:
-                image = self._render.render_table(
-                    run.match.view(None),
-                    table_id=t.tid,
-                    names=[texts.seat_name(s, loc) for s in run.seats],
-                )
-            except Exception:
-                log.exception("table picture failed")
+            mover = run.to_move
+            left = None
+            if mover is not None and not run.is_auto(mover):
+                left = max(0.0, run.last_at + run.timer - self.clock.now())
+            image = await self._picture(
+                self._render.render_table,
+                run.match.view(None),
+                table_id=t.tid,
+                names=[texts.seat_name(s, loc) for s in run.seats],
+                time_left=left,
+                show_last_trick=not run.match.current_trick,
+                tr=self._render.tr(loc),
+            )
         buttons: tuple[tuple[Button, ...], ...] = ()
         if t.status == "open":
             row = [Button(_("label-join", loc), self._code(t, "join"))]
@@ -1252,7 +1265,7 @@ class BeloteApp:
             buttons = ((Button(_("label-hand", loc), self._code(t, "hand")),),)
         await self._post(t, f"table:{t.id}", text, image=image, buttons=buttons)
 
-    def _hand_post(self, t: Table, seat: int) -> Post:
+    async def _hand_post(self, t: Table, seat: int) -> Post:
         run = t.run
         assert run is not None and run.match is not None
         s = run.seats[seat]
@@ -1278,12 +1291,13 @@ class BeloteApp:
             buttons.append((Button(_("label-back", loc), self._code(t, "back")),))
         image = None
         if self._render is not None:
-            try:
-                image = self._render.render_hand(
-                    run.match.view(seat), table_id=t.tid, seat_name=s.name
-                )
-            except Exception:
-                log.exception("hand picture failed")
+            image = await self._picture(
+                self._render.render_hand,
+                run.match.view(seat),
+                table_id=t.tid,
+                seat_name=s.name,
+                tr=self._render.tr(loc),
+            )
         return Post(
             channel=Channel(t.channel),
             key=f"hand:{t.id}:{s.user_id}",
@@ -1302,7 +1316,7 @@ class BeloteApp:
             s = run.seats[seat]
             if s.is_bot or s.user_id is None or run.left[seat]:
                 continue
-            await self._deliver(self._hand_post(t, seat))
+            await self._deliver(await self._hand_post(t, seat))
 
     async def _post_reveal(self, t: Table) -> None:
         run = t.run
@@ -1363,6 +1377,15 @@ class _Renderer:
     def __init__(self, mod: Any) -> None:
         self.render_table = mod.render_table
         self.render_hand = mod.render_hand
+        self._translator = getattr(mod, "translator", None)
+
+    def tr(self, locale: str) -> Any:
+        """The renderer's by-English-text translation, through the one catalog."""
+        if self._translator is None:
+            return lambda text: text
+        return self._translator(
+            lambda key: _(key, locale) if has_text(key, locale) or has_text(key) else key
+        )
 
 
 def _load_renderer() -> _Renderer | None:

@@ -124,3 +124,16 @@ async def test_host_or_admin_only(tmp_path):
     r = await h.cmd("alice", "/close")
     assert r[0].ok and h.table().status == "closed"
     await h.app.stop()
+
+
+async def test_posts_carry_the_renderers_pictures(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0, render_images=True)
+    await table_with_bots(h)
+    await h.cmd("alice", "/start")
+    table = h.last("table:1")
+    hand = h.last("hand:1:test:alice")
+    assert table.image is not None and table.image.startswith(b"\x89PNG")
+    assert hand.image is not None and hand.image.startswith(b"\x89PNG")
+    r = await h.cmd("alice", "/hand")
+    assert r[0].image is not None and r[0].buttons == hand.buttons
+    await h.app.stop()
