@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, Mess
 from bot.platform import Button, Platform, Post
 
 from .commands import core_commands, menu_languages, scopes
-from .config import TelegramConfig, Webhook, api_urls
+from .config import TelegramConfig, Webhook, api_urls, read_dotenv
 from .delivery import Outbox, describe
 from .handlers import Bridge
 from .links import hand_link
@@ -243,15 +244,14 @@ async def run_telegram(
     """Run the bot on Telegram until ``stop`` is set (or SIGINT / SIGTERM).
 
     ``app_factory(platform)`` builds the core (a ``BeloteApp``, not yet started) around the
-    given platform; this function starts and stops it. With ``token`` None the settings
-    come from ``TELEGRAM_TOKEN`` / ``TELEGRAM_API_URL`` / ``TELEGRAM_WEBHOOK_*`` in the
-    environment or ``.env``; explicit arguments win over them.
+    given platform; this function starts and stops it. Settings not given here come from
+    ``TELEGRAM_TOKEN`` / ``TELEGRAM_API_URL`` / ``TELEGRAM_WEBHOOK_*`` in the environment
+    or ``.env``; explicit arguments win over them.
     """
-    if token is None:
-        config = TelegramConfig.from_env()
-    else:
-        env = TelegramConfig.from_env({"TELEGRAM_TOKEN": token}, dotenv=None)
-        config = env
+    env = {**read_dotenv(Path(".env")), **os.environ}
+    if token is not None:
+        env["TELEGRAM_TOKEN"] = token
+    config = TelegramConfig.from_env(env, dotenv=None)
     if api_url is not None or webhook is not None:
         base, files = api_urls(api_url) if api_url else (config.api_url, config.file_url)
         config = TelegramConfig(

@@ -65,3 +65,31 @@ async def test_cli_runs_the_bot_until_sigterm(tmp_path: Path) -> None:
         assert "sendMessage" in logs  # PTB's debug log was on...
         assert tg.token not in logs  # ...and never showed the token
         assert tg.token.split(":")[1] not in logs
+
+
+async def test_run_telegram_until_stop(tmp_path: Path, monkeypatch) -> None:
+    """The function the CLI calls, in process: explicit token and URL, a stop event."""
+    from adapters.telegram import run_telegram
+    from tests.telegram.conftest import TEST_LIMITS, core_factory
+
+    monkeypatch.chdir(tmp_path)  # no .env around
+    monkeypatch.delenv("TELEGRAM_TOKEN", raising=False)
+    async with FakeTelegram() as tg:
+        stop = asyncio.Event()
+        task = asyncio.create_task(
+            run_telegram(
+                core_factory(tmp_path / "run.db"),
+                tg.token,
+                api_url=f"http://127.0.0.1:{tg.port}",
+                stop=stop,
+                rate_limits=TEST_LIMITS,
+            )
+        )
+        await tg.wait_for(lambda: tg.calls_of("getUpdates"), timeout=30)
+        alice = tg.add_user("Alice")
+        tg.start_bot(alice)
+        welcome = await tg.wait_for(lambda: tg.chat_messages(alice.id), timeout=30)
+        assert "Hello Alice" in welcome[0].text
+        stop.set()
+        await asyncio.wait_for(task, 30)
+    assert (tmp_path / "run.db").exists()
