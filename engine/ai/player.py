@@ -28,6 +28,7 @@ EXPERT_PLAN = SearchPlan(
         Tier(32, 128, exact=False),
     ),
     node_budget=400_000,
+    infer_plays=True,
 )
 
 
