@@ -45,3 +45,15 @@ def test_unknown_level_is_refused() -> None:
     with pytest.raises(UnknownLevel):
         choose_action(m.view(m.to_move), "godlike", 0)
     assert "expert" in LEVELS
+
+
+def test_a_time_budget_still_gives_a_legal_card() -> None:
+    m = play_until(
+        Match("club", decks=decks(8)),
+        ("normal",) * 4,
+        8,
+        stop=lambda mm: mm.phase.value == "play" and len(mm.view(mm.to_move).legal) > 1,
+    )
+    view = m.view(m.to_move)
+    for level in ("hard", "expert"):
+        assert choose_action(view, level, 1, budget_s=0.05) in view.legal
