@@ -24,10 +24,10 @@ from engine.ai.tables import CONTRACT_CODES
 HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), node_budget=60_000)
 EXPERT_PLAN = SearchPlan(
     (
-        Tier(16, 96, exact=True),
-        Tier(32, 128, exact=False),
+        Tier(16, 128, exact=True),
+        Tier(32, 192, exact=False),
     ),
-    node_budget=400_000,
+    node_budget=500_000,
     infer_plays=True,
 )
 
