@@ -179,10 +179,13 @@ def _bulgarian(view, level: str, legal: set[str], hand: int, seat: int) -> str:
             and (best_text == "pass" or margin > best_margin)
         ):
             best_text, best_margin = text, margin
+    if "contre" in legal and code is not None:
+        # Beating their contract doubled is often worth more than a contract of our own.
+        contre_margin = _defence(hand, code) - style.contre
+        if contre_margin >= 0 and contre_margin >= best_margin:
+            return "contre"
     if best_text != "pass":
         return best_text
-    if "contre" in legal and code is not None and _defence(hand, code) >= style.contre:
-        return "contre"
     if "recontre" in legal and code is not None and strength(hand, code) >= style.recontre:
         return "recontre"
     return "pass"
