@@ -17,7 +17,7 @@ from engine.ai.scoring import deal_value
 from engine.ai.search import rollout
 from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, bits
 
-SAMPLES = 48
+SAMPLES = 96
 MARGIN = 12.0
 CONTRE_MARGIN = 20.0
 REJECT_TRIES = 30
