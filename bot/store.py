@@ -77,7 +77,7 @@ class LogEntry:
     seq: int
     at: float
     kind: str
-    data: dict[str, Any]
+    data: dict[str, Any] = field(repr=False)  # the start entry holds the server seed
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,14 @@ class Write:
     ended_matches: list[tuple[int, float, str]] = field(default_factory=list)
     # table id -> Deadline, or None to clear it
     deadlines: dict[int, Deadline | None] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        # libraries log their arguments (aiosqlite at DEBUG): never the entries' data
+        return (
+            f"Write(tables={len(self.tables)}, new_matches={len(self.new_matches)}, "
+            f"logs={len(self.logs)}, ended={len(self.ended_matches)}, "
+            f"deadlines={len(self.deadlines)})"
+        )
 
     def merge(self, other: Write) -> None:
         self.tables += other.tables
