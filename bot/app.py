@@ -13,25 +13,27 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from bot import texts
 from bot.bots import think
+from bot.ceremony import DRAND_GRACE, Ceremony
 from bot.clock import Clock, Randomness, SystemClock, SystemRandomness
-from bot.i18n import _, has_text
-from bot.platform import Button, Channel, NullPlatform, Platform, Post, Reply, User
+from bot.i18n import _
+from bot.inputs import Ctx as _Ctx
+from bot.inputs import Refused
+from bot.inputs import is_table_id as _is_table_id
+from bot.lobby import Lobby
+from bot.platform import Channel, NullPlatform, Platform, Reply, User
+from bot.posting import Posting, _load_renderer
 from bot.scheduler import ApsScheduler, Scheduler
-from bot.store import Deadline, LogEntry, MatchRow, Store, Write
-from bot.table import LEVELS, MatchRun, Seat, Table, TableSettings, ai_seed
-from engine import RULESETS, Action, EngineError, IllegalAction, InvalidCard, parse_card
-from engine.recipe import commitment as seed_commitment
-from engine.recipe import parse_seed_hex
+from bot.store import Deadline, LogEntry, Store, Write
+from bot.table import MatchRun, Table, ai_seed
+from bot.tournament_host import TournamentHost
+from engine import RULESETS, Action, EngineError, InvalidCard, parse_card
 
 log = logging.getLogger(__name__)
-
-DRAND_GRACE = 5.0
-BOT_NAMES = ("Ada", "Bruno", "Chloe", "Dario")
 
 
 @dataclass
@@ -55,31 +57,10 @@ class Settings:
         return 0.0 if self.fast else self.bot_delay
 
 
-class Refused(Exception):
-    """A bad input: its text goes back to the user and nothing changes."""
-
-    def __init__(self, key: str, **kwargs: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.kwargs = kwargs
-
-
 Handler = Callable[[User, Channel, list[str]], Awaitable[list[Reply]]]
 
 
-@dataclass
-class _Ctx:
-    user: User
-    channel: Channel
-    args: list[str] = field(default_factory=list)
-    table: Table | None = None
-
-    @property
-    def locale(self) -> str:
-        return self.user.locale
-
-
-class BeloteApp:
+class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
     def __init__(
         self,
         store: Store,
@@ -108,8 +89,6 @@ class BeloteApp:
         self._started = False
         self.tournaments: Any = None  # the TournamentService, when attached
         self._hooks: set[asyncio.Task[None]] = set()
-
-    # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
         """Run migrations, resume every unfinished table, arm its deadline."""
@@ -186,8 +165,6 @@ class BeloteApp:
             lock = self._locks[t.id] = asyncio.Lock()
         return lock
 
-    # ------------------------------------------------------------------ entry points
-
     async def command(self, user: User, channel: Channel, text: str) -> list[Reply]:
         """A typed command (``/play TD``); returns the answers for ``user`` only."""
         words = (text or "").strip().split()
@@ -247,8 +224,6 @@ class BeloteApp:
             "close": self._cmd_close,
         }
 
-    # ------------------------------------------------------------------ finding the table
-
     def _channel_tables(self, channel: Channel) -> list[Table]:
         return [t for t in self.tables.values() if t.channel == channel.id and t.status != "closed"]
 
@@ -293,374 +268,6 @@ class BeloteApp:
     def _check_host(self, ctx: _Ctx, t: Table) -> None:
         if ctx.user.id != t.host and not ctx.user.is_admin:
             raise Refused("err-host-only", table=t.tid)
-
-    # ------------------------------------------------------------------ lobby commands
-
-    async def _cmd_create(self, ctx: _Ctx) -> list[Reply]:
-        s = self.settings
-        settings = TableSettings(
-            ruleset=s.ruleset,
-            timer=s.timer,
-            seed_window=0.0 if s.fast else s.seed_window,
-            ai_level=s.ai_level,
-        )
-        args = list(ctx.args)
-        while args:
-            a = args.pop(0).lower()
-            if a in RULESETS:
-                settings.ruleset = a
-            elif a == "--rated":
-                settings.rated = True
-            elif a in ("--target", "--timer", "--window", "--ai"):
-                if not args:
-                    raise Refused("err-option-value", option=a)
-                value = args.pop(0)
-                if a == "--ai":
-                    if value.lower() not in LEVELS:
-                        raise Refused("err-level", levels=", ".join(LEVELS))
-                    settings.ai_level = value.lower()
-                    continue
-                n = _number(value)
-                if a == "--target":
-                    if n is None or n != int(n) or not 1 <= n <= 100_000:
-                        raise Refused("err-target")
-                    settings.target = int(n)
-                elif a == "--timer":
-                    if n is None or not 5 <= n <= 3600:
-                        raise Refused("err-timer")
-                    settings.timer = float(n)
-                else:
-                    if n is None or not 0 <= n <= 600:
-                        raise Refused("err-window")
-                    settings.seed_window = float(n)
-            else:
-                raise Refused("err-create-arg", arg=a[:30], rulesets=", ".join(RULESETS))
-        if len(self._channel_tables(ctx.channel)) >= self.settings.max_tables_per_channel:
-            raise Refused("err-too-many-tables")
-        now = self.clock.now()
-        seat = Seat("human", ctx.user.name, ctx.user.id, locale=ctx.user.locale)
-        t = Table(
-            id=self.store.new_table_id(),
-            channel=ctx.channel.id,
-            host=ctx.user.id,
-            settings=settings,
-            seats=[seat, None, None, None],
-            created_at=now,
-        )
-        await self.store.write(Write(tables=[t.row(now)]))
-        self.tables[t.id] = t
-        await self._post_table(t)
-        return [Reply(_("ok-created", ctx.locale, table=t.tid, ruleset=settings.ruleset))]
-
-    async def _cmd_list(self, ctx: _Ctx) -> list[Reply]:
-        here = self._channel_tables(ctx.channel)
-        if not here:
-            return [Reply(_("list-none", ctx.locale))]
-        lines = [_("list-header", ctx.locale)]
-        for t in here:
-            lines.append(
-                _(
-                    "list-line",
-                    ctx.locale,
-                    table=t.tid,
-                    ruleset=t.settings.ruleset,
-                    free=len(t.free_seats()),
-                    status=_(f"status-{t.status}", ctx.locale),
-                )
-            )
-        return [Reply("\n".join(lines))]
-
-    async def _cmd_join(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx, seated=False)
-        async with self._lock(t):
-            if t.seat_of(ctx.user.id) is not None:
-                raise Refused("err-already-seated", table=t.tid)
-            if t.status != "open":
-                raise Refused("err-match-running", table=t.tid)
-            if t.ref is not None:
-                if ctx.user.id not in t.reserved:
-                    raise Refused("err-reserved", table=t.tid)
-                seat = t.reserved.index(ctx.user.id)
-            else:
-                seat = self._seat_arg(ctx, t)
-            t.seats[seat] = Seat("human", ctx.user.name, ctx.user.id, locale=ctx.user.locale)
-            await self._save_table(t)
-            full = t.ref is not None and not t.free_seats()
-            if full:
-                await self._start_match(t)  # a tournament table starts once all are seated
-        if t.ref is not None:
-            self._hook(self._tournament_seated(t.ref, ctx.user.id))
-        if not full:
-            await self._post_table(t)
-        return [Reply(_("ok-joined", ctx.locale, table=t.tid, seat=texts.seat_label(seat)))]
-
-    def _seat_arg(self, ctx: _Ctx, t: Table) -> int:
-        free = t.free_seats()
-        if not free:
-            raise Refused("err-table-full", table=t.tid)
-        if ctx.args:
-            n = _number(ctx.args[0])
-            if n is None or n != int(n) or not 1 <= n <= 4:
-                raise Refused("err-seat-number")
-            seat = int(n) - 1
-            if seat not in free:
-                raise Refused("err-seat-taken", seat=texts.seat_label(seat))
-            return seat
-        return free[0]
-
-    async def _cmd_leave(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx)
-        async with self._lock(t):
-            seat = t.seat_of(ctx.user.id)
-            assert seat is not None
-            await self._unseat(t, seat, kicked=False)
-        return [Reply(_("ok-left", ctx.locale, table=t.tid))]
-
-    async def _unseat(self, t: Table, seat: int, *, kicked: bool) -> None:
-        """Free a seat; during a match, an AI plays it to the end (nobody waits)."""
-        run = t.run
-        if run is not None and not run.over:
-            t.seats[seat] = None
-            await self._record(t, [("leave", {"seat": seat, "kicked": kicked})], save_table=True)
-            await self._after_change(t, [])
-            return
-        t.seats[seat] = None
-        if all(s is None for s in t.seats):
-            t.status = "closed"  # the creator stays host: a table of bots can still start
-            self._disarm(t)
-        await self._save_table(t)
-        await self._post_table(t)
-
-    async def _cmd_addbot(self, ctx: _Ctx) -> list[Reply]:
-        level = self.settings.ai_level
-        rest = []
-        for a in ctx.args:
-            if a.lower() in LEVELS:
-                level = a.lower()
-            elif _is_table_id(a) or _number(a) is not None:
-                rest.append(a)
-            else:
-                raise Refused("err-level", levels=", ".join(LEVELS))
-        ctx.args = rest
-        t = self._pick_table(ctx, seated=False)
-        async with self._lock(t):
-            self._check_host(ctx, t)
-            if t.status != "open":
-                raise Refused("err-match-running", table=t.tid)
-            seat = self._seat_arg(ctx, t)
-            used = {s.name for s in t.seats if s is not None}
-            name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat + 1}")
-            t.seats[seat] = Seat("bot", name, None, level=level)
-            await self._save_table(t)
-        await self._post_table(t)
-        return [Reply(_("ok-bot-added", ctx.locale, table=t.tid, seat=texts.seat_label(seat)))]
-
-    async def _cmd_kick(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx, seated=False)
-        self._check_host(ctx, t)
-        if not ctx.args:
-            raise Refused("err-seat-number")
-        n = _number(ctx.args[0])
-        if n is None or n != int(n) or not 1 <= n <= 4:
-            raise Refused("err-seat-number")
-        seat = int(n) - 1
-        async with self._lock(t):
-            if t.seats[seat] is None:
-                raise Refused("err-seat-empty", seat=texts.seat_label(seat))
-            await self._unseat(t, seat, kicked=True)
-        return [Reply(_("ok-kicked", ctx.locale, table=t.tid, seat=texts.seat_label(seat)))]
-
-    async def _cmd_close(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx, seated=False)
-        self._check_host(ctx, t)
-        async with self._lock(t):
-            if t.status == "closed":
-                raise Refused("err-no-such-table", table=t.tid)
-            run = t.run
-            if run is not None and not run.over:
-                t.status = "closed"
-                await self._record(t, [("abort", {"by": ctx.user.id})], save_table=True)
-                await self._after_change(t, [])
-            else:
-                t.status = "closed"
-                await self._save_table(t)
-                await self._post_table(t)
-            self._disarm(t)
-        self._update_idle()
-        return [Reply(_("ok-closed", ctx.locale, table=t.tid))]
-
-    # ------------------------------------------------------------------ the match: start
-
-    async def _cmd_start(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx, seated=False)
-        async with self._lock(t):
-            self._check_host(ctx, t)
-            if t.status == "playing":
-                raise Refused("err-match-running", table=t.tid)
-            if t.free_seats():
-                raise Refused("err-seats-free", free=len(t.free_seats()))
-            await self._start_match(t)
-        return [Reply(_("ok-started", ctx.locale, table=t.tid, match=f"m{t.run.id}"))]
-
-    async def _start_match(self, t: Table) -> None:
-        mid = self.store.new_match_id()
-        server_seed = self.random.token_bytes(32, f"server-seed/m{mid}")
-        ai_root = self.random.token_bytes(16, f"ai-seed/m{mid}")
-        commit = seed_commitment(server_seed)
-        seats = [s for s in t.seats if s is not None]
-        any_human = any(not s.is_bot for s in seats)
-        window = 0.0 if (self.settings.fast or not any_human) else t.settings.seed_window
-        use_drand = self.settings.drand and self.drand is not None
-        now = self.clock.now()
-        data = MatchRun.start_data(
-            seats, t.settings, server_seed, commit, ai_root, window, use_drand
-        )
-        start = LogEntry(mid, 0, now, "start", data)
-        run = MatchRun.from_start(start, t.id)
-        t.run = run
-        t.status = "playing"
-        self._idle.clear()
-        row = MatchRow(mid, t.id, t.channel, t.settings.ruleset, commit, now, None, "playing")
-        dl = self._next_deadline(t)
-        await self.store.write(
-            Write(tables=[t.row(now)], new_matches=[row], logs=[start], deadlines={t.id: dl})
-        )
-        # the commitment is the first thing of the match anyone sees
-        await self._post(
-            t,
-            f"commit:{mid}",
-            _(
-                "commit-post" if window > 0 else "commit-post-nowindow",
-                self._loc(t),
-                match=f"m{mid}",
-                table=t.tid,
-                commitment=commit,
-                seconds=int(window),
-            ),
-            buttons=((Button(_("label-seed", self._loc(t)), self._code(t, "seed")),),)
-            if window > 0
-            else (),
-        )
-        self._arm(t, dl)
-        await self._post_table(t)
-        if window <= 0:
-            await self._close_seeds(t)
-
-    # ------------------------------------------------------------------ the ceremony
-
-    async def _cmd_seed(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx)
-        async with self._lock(t):
-            run = t.run
-            if run is None or run.phase != "seeds":
-                raise Refused("err-no-seed-now")
-            seat = t.seat_of(ctx.user.id)
-            assert seat is not None
-            if not ctx.args:
-                raise Refused("err-seed-format")
-            try:
-                seed = parse_seed_hex(ctx.args[0], 16)
-            except EngineError:
-                raise Refused("err-seed-format") from None
-            if run.seat_seeds[seat] is not None:
-                raise Refused("err-seed-twice")
-            await self._record(t, [("seed", {"seat": seat, "seed": seed.hex()})])
-            if not run.waiting_for_seeds():
-                await self._close_seeds(t)
-            else:
-                await self._post_table(t)
-        return [Reply(_("ok-seed", ctx.locale, match=f"m{run.id}"))]
-
-    async def _close_seeds(self, t: Table) -> None:
-        """The window is over: show each seat's seed, then name drand's round (or deal)."""
-        run = t.run
-        assert run is not None and run.phase == "seeds"
-        data: dict[str, Any] = {"round": None, "due": None}
-        if run.use_drand:
-            from bot.drand import first_round_after, time_of_round
-
-            r = first_round_after(self.clock.now())
-            data = {"round": r, "due": time_of_round(r)}
-        await self._record(t, [("seeds_closed", data)])
-        await self._post(t, f"seeds:{run.id}", texts.seeds_text(run, self._loc(t)))
-        if run.phase == "drand":
-            await self._post_drand(t)
-            self._start_drand(t)
-            await self._post_table(t)
-        else:
-            await self._after_deal(t)
-
-    async def _post_drand(self, t: Table) -> None:
-        run = t.run
-        assert run is not None
-        loc = self._loc(t)
-        if run.drand_status == "pending":
-            text = _("drand-named", loc, round=run.drand_round)
-        elif run.drand_status == "ok":
-            text = _("drand-ok", loc, round=run.drand_round, value=(run.drand_value or b"").hex())
-        else:
-            text = _("drand-timeout", loc, round=run.drand_round)
-        await self._post(t, f"drand:{run.id}", text)
-
-    def _start_drand(self, t: Table) -> None:
-        run = t.run
-        if run is None or run.drand_round is None or self.drand is None:
-            return
-        old = self._drand_tasks.get(t.id)
-        if old is not None and not old.done():
-            return
-        self._drand_tasks[t.id] = asyncio.create_task(self._fetch_drand(t, run.id))
-
-    async def _fetch_drand(self, t: Table, match_id: int) -> None:
-        run = t.run
-        assert run is not None and run.drand_round is not None and run.drand_due is not None
-        try:
-            beacon = await self.drand.fetch_until(
-                run.drand_round, deadline=run.drand_due + DRAND_GRACE, clock=self.clock
-            )
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("drand fetch failed")
-            beacon = None
-        async with self._lock(t):
-            run = t.run
-            if run is None or run.id != match_id or run.phase != "drand":
-                return
-            if beacon is not None and beacon.round == run.drand_round:
-                await self._record(
-                    t,
-                    [
-                        (
-                            "drand",
-                            {
-                                "round": beacon.round,
-                                "randomness": beacon.randomness.hex(),
-                                "signature": beacon.signature.hex(),
-                            },
-                        )
-                    ],
-                )
-            else:
-                await self._record(t, [("drand_timeout", {"round": run.drand_round})])
-            await self._post_drand(t)
-            await self._after_deal(t)
-
-    async def _drand_timeout(self, t: Table) -> None:
-        run = t.run
-        assert run is not None
-        await self._record(t, [("drand_timeout", {"round": run.drand_round})])
-        task = self._drand_tasks.pop(t.id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-        await self._post_drand(t)
-        await self._after_deal(t)
-
-    async def _after_deal(self, t: Table) -> None:
-        await self._post_table(t)
-        await self._post_hands(t, list(range(4)))
-
-    # ------------------------------------------------------------------ the match: play
 
     async def _cmd_bid(self, ctx: _Ctx) -> list[Reply]:
         t = self._pick_table(ctx)
@@ -803,8 +410,6 @@ class BeloteApp:
             await self._post_hands(t, [seat])
         return [Reply(_("ok-back", ctx.locale))]
 
-    # ------------------------------------------------------------------ tournaments
-
     def _hook(self, coro: Awaitable[None]) -> None:
         """Run a call into another service after the table's lock is released (that
         service may call back into the app)."""
@@ -818,104 +423,6 @@ class BeloteApp:
         task = asyncio.create_task(guarded())
         self._hooks.add(task)
         task.add_done_callback(self._hooks.discard)
-
-    async def _tournament_command(
-        self, user: User, channel: Channel, name: str, args: list[str]
-    ) -> list[Reply]:
-        try:
-            from bot.tournaments.commands import COMMANDS
-        except ImportError:
-            return [self._refusal(user, "err-unknown-command", command=f"/{name}")]
-        return await COMMANDS[name](self, user, channel, args)
-
-    async def _tournament_seated(self, ref: str, user_id: str) -> None:
-        if self.tournaments is not None:
-            await self.tournaments.on_seated(ref, user_id)
-
-    async def _match_ended(self, t: Table, run: MatchRun) -> None:
-        """Tell the tournament runner (its table's result) and the ratings (rated match)."""
-        service = self.tournaments
-        if service is None or run.aborted or run.match is None:
-            return
-        m = run.match
-        if t.ref is not None:
-            await service.on_match_end(t.ref, m.winner, m.scores[0], m.scores[1])
-        if (t.settings.rated or t.ref is not None) and not any(s.is_bot for s in run.seats):
-            teams = [
-                [(run.seats[i].user_id or "", run.seats[i].name) for i in (0, 2)],
-                [(run.seats[i].user_id or "", run.seats[i].name) for i in (1, 3)],
-            ]
-            left = tuple(run.seats[i].user_id or "" for i in range(4) if run.left[i])
-            await service.on_rated_match(
-                f"m{run.id}",
-                t.channel,
-                run.ruleset,
-                teams[0],
-                teams[1],
-                m.winner,
-                left,
-                from_lobby=t.ref is None,
-            )
-
-    async def open_tournament_table(self, request: Any) -> None:
-        """TableHost: a table reserved for two teams (a in seats 1 and 3, b in 2 and 4).
-        The same key gives the same table, also after a restart."""
-        for t in self.tables.values():
-            if t.ref == request.key:
-                run = t.run
-                if run is not None and run.over and not run.aborted:
-                    self._hook(self._match_ended(t, run))  # the runner may have missed it
-                return
-        now = self.clock.now()
-        a, b = list(request.team_a), list(request.team_b)
-        reserved: list[str | None] = [
-            a[0] if a else None,
-            b[0] if b else None,
-            a[1] if len(a) > 1 else None,
-            b[1] if len(b) > 1 else None,
-        ]
-        t = Table(
-            id=self.store.new_table_id(),
-            channel=request.channel,
-            host="tournament",
-            settings=TableSettings(
-                ruleset=request.ruleset,
-                timer=self.settings.timer,
-                seed_window=0.0 if self.settings.fast else self.settings.seed_window,
-                ai_level=self.settings.ai_level,
-                rated=True,
-            ),
-            seats=[None] * 4,
-            created_at=now,
-            ref=request.key,
-            reserved=reserved,
-            title=str(getattr(request, "title", "")),
-        )
-        for i, uid in enumerate(reserved):
-            if uid is None:  # a team of one: a bot takes the partner's seat
-                t.seats[i] = Seat("bot", BOT_NAMES[i], None, level=self.settings.ai_level)
-        await self.store.write(Write(tables=[t.row(now)]))
-        self.tables[t.id] = t
-        await self._post_table(t)
-
-    async def close_tournament_table(self, table_ref: str, reason: str) -> None:
-        """TableHost: the match was decided without this table: stop it."""
-        for t in list(self.tables.values()):
-            if t.ref != table_ref or t.status == "closed":
-                continue
-            async with self._lock(t):
-                run = t.run
-                t.status = "closed"
-                if run is not None and not run.over:
-                    await self._record(t, [("abort", {"by": "tournament", "reason": reason})])
-                    await self._after_change(t, [])
-                else:
-                    await self._save_table(t)
-                    await self._post_table(t)
-                self._disarm(t)
-            self._update_idle()
-
-    # ------------------------------------------------------------------ deadlines
 
     def _next_deadline(self, t: Table) -> Deadline | None:
         run = t.run
@@ -975,8 +482,6 @@ class BeloteApp:
                 action = await think(run.match.view(seat), run.level_for(seat), seed)
                 await self._apply_action(t, seat, action, by)
 
-    # ------------------------------------------------------------------ recording
-
     async def _record(
         self, t: Table, items: list[tuple[str, dict[str, Any]]], *, save_table: bool = False
     ) -> list[Any]:
@@ -1031,8 +536,6 @@ class BeloteApp:
 
     async def _save_table(self, t: Table) -> None:
         await self.store.write(Write(tables=[t.row(self.clock.now())]))
-
-    # ------------------------------------------------------------------ presses
 
     def _code(self, t: Table, code: str, seat: int | None = None) -> str:
         """A button's action: table, log position (stale presses), seat (whose hand), what."""
@@ -1093,8 +596,6 @@ class BeloteApp:
             await self._apply_action(t, my_seat, act, "player")
         return []
 
-    # ------------------------------------------------------------------ information
-
     async def _cmd_hand(self, ctx: _Ctx) -> list[Reply]:
         t = self._pick_table(ctx)
         async with self._lock(t):  # never show a state whose commit is still on its way
@@ -1130,209 +631,11 @@ class BeloteApp:
     async def _cmd_help(self, ctx: _Ctx) -> list[Reply]:
         return [Reply(_("help", ctx.locale))]
 
-    async def _cmd_verify(self, ctx: _Ctx) -> list[Reply]:
-        mid: int | None = None
-        for a in ctx.args:
-            s = a.lower().lstrip("m")
-            if s.isdigit():
-                mid = int(s)
-            elif not _is_table_id(a):
-                raise Refused("err-match-id")
-        if mid is None:
-            row = await self.store.latest_match(ctx.channel.id, ended=True)
-        else:
-            row = await self.store.match(mid)
-        if row is None or row.channel != ctx.channel.id:
-            raise Refused("err-no-match-to-verify")
-        if row.status == "playing":
-            raise Refused("err-match-not-over", match=f"m{row.id}")
-        transcript = await self.transcript(row.id)
-        from bot.verify import verify_transcript
-
-        report = await verify_transcript(transcript)
-        loc = ctx.locale
-        if report.ok:
-            return [Reply(_("verify-ok", loc, match=f"m{row.id}", checks=len(report.checks)))]
-        failed = ", ".join(c.name for c in report.failed)
-        return [Reply(_("verify-failed", loc, match=f"m{row.id}", failed=failed), ok=False)]
-
-    async def transcript(self, match_id: int) -> Any:
-        """The fair-deal transcript of a match (server seed only once it is over)."""
-        from bot.drand import Beacon
-        from bot.transcript import transcript_from_match
-
-        entries = await self.store.log(match_id)
-        if not entries:
-            raise LookupError(f"no match m{match_id}")
-        run = MatchRun.replay(entries, 0)
-        if run.match is None:
-            raise LookupError(f"match m{match_id} was never dealt")
-        beacon = None
-        for e in entries:
-            if e.kind == "drand":
-                beacon = Beacon(
-                    e.data["round"],
-                    bytes.fromhex(e.data["randomness"]),
-                    bytes.fromhex(e.data["signature"]),
-                )
-        return transcript_from_match(
-            run.match,
-            match_id=f"m{match_id}",
-            names=[s.name for s in run.seats],
-            bots=[s.is_bot for s in run.seats],
-            drand=beacon,
-            reveal=run.over,
-            target=run.target,
-        )
-
     def _mover_name(self, t: Table) -> str:
         run = t.run
         if run is None or run.to_move is None:
             return "-"
         return texts.seat_name(run.seats[run.to_move], self._loc(t))
-
-    # ------------------------------------------------------------------ posting
-
-    def _loc(self, t: Table) -> str:
-        """The channel's language: the host's."""
-        for s in t.seats:
-            if s is not None and s.user_id == t.host:
-                return s.locale
-        return "en"
-
-    async def _post(
-        self,
-        t: Table,
-        key: str,
-        text: str,
-        *,
-        to_user: str | None = None,
-        image: bytes | None = None,
-        image_name: str = "table.png",
-        buttons: tuple[tuple[Button, ...], ...] = (),
-    ) -> None:
-        post = Post(
-            channel=Channel(t.channel),
-            key=key,
-            text=text,
-            image=image,
-            image_name=image_name,
-            buttons=buttons,
-            to_user=to_user,
-        )
-        await self._deliver(post)
-
-    async def _deliver(self, post: Post) -> None:
-        try:
-            await self.platform.deliver(post)
-        except Exception:
-            log.exception("could not deliver post %s", post.key)
-
-    async def _picture(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes | None:
-        """A picture drawn in a worker thread (Pillow), so the tables keep moving."""
-        try:
-            return await asyncio.to_thread(draw, *args, **kwargs)
-        except Exception:
-            log.exception("a picture could not be drawn")
-            return None
-
-    async def _post_table(self, t: Table) -> None:
-        loc = self._loc(t)
-        text = texts.table_text(t, loc, self.clock.now())
-        image = None
-        run = t.run
-        if self._render is not None and run is not None and run.match is not None:
-            mover = run.to_move
-            left = None
-            if mover is not None and not run.is_auto(mover):
-                left = max(0.0, run.last_at + run.timer - self.clock.now())
-            image = await self._picture(
-                self._render.render_table,
-                run.match.view(None),
-                table_id=t.tid,
-                names=[texts.seat_name(s, loc) for s in run.seats],
-                time_left=left,
-                show_last_trick=not run.match.current_trick,
-                tr=self._render.tr(loc),
-            )
-        buttons: tuple[tuple[Button, ...], ...] = ()
-        if t.status == "open":
-            row = [Button(_("label-join", loc), self._code(t, "join"))]
-            if not t.free_seats():
-                row.append(Button(_("label-start", loc), self._code(t, "start"), style="primary"))
-            buttons = (tuple(row),)
-        elif run is not None and run.match is not None and not run.over:
-            buttons = ((Button(_("label-hand", loc), self._code(t, "hand")),),)
-        await self._post(t, f"table:{t.id}", text, image=image, buttons=buttons)
-
-    async def _hand_post(self, t: Table, seat: int) -> Post:
-        run = t.run
-        assert run is not None and run.match is not None
-        s = run.seats[seat]
-        loc = s.locale
-        text = texts.hand_text(run, seat, loc)
-        buttons: list[tuple[Button, ...]] = []
-        if run.to_move == seat and not run.is_auto(seat):
-            row: list[Button] = []
-            for a in run.match.legal_actions(seat):
-                row.append(
-                    Button(
-                        texts.action_label(a, loc),
-                        self._code(t, a.text, seat),
-                        style="primary" if a.kind != "pass" else "secondary",
-                    )
-                )
-                if len(row) == 5:
-                    buttons.append(tuple(row))
-                    row = []
-            if row:
-                buttons.append(tuple(row))
-        elif run.replaced[seat]:
-            buttons.append((Button(_("label-back", loc), self._code(t, "back")),))
-        image = None
-        if self._render is not None:
-            image = await self._picture(
-                self._render.render_hand,
-                run.match.view(seat),
-                table_id=t.tid,
-                seat_name=s.name,
-                tr=self._render.tr(loc),
-            )
-        return Post(
-            channel=Channel(t.channel),
-            key=f"hand:{t.id}:{s.user_id}",
-            text=text,
-            image=image,
-            image_name="hand.png",
-            buttons=tuple(buttons),
-            to_user=s.user_id,
-        )
-
-    async def _post_hands(self, t: Table, seats: list[int]) -> None:
-        run = t.run
-        if run is None or run.match is None:
-            return
-        for seat in seats:
-            s = run.seats[seat]
-            if s.is_bot or s.user_id is None or run.left[seat]:
-                continue
-            await self._deliver(await self._hand_post(t, seat))
-
-    async def _post_reveal(self, t: Table) -> None:
-        run = t.run
-        assert run is not None
-        loc = self._loc(t)
-        await self._post(
-            t,
-            f"reveal:{run.id}",
-            _(
-                "reveal-post",
-                loc,
-                match=f"m{run.id}",
-                seed=run.server_seed.hex(),
-                commitment=run.commitment,
-            ),
-        )
 
 
 def _choose_variant(
@@ -1359,44 +662,4 @@ def _choose_variant(
     return best[1]
 
 
-def _is_table_id(text: str) -> bool:
-    return len(text) >= 2 and text[0] in "tT" and text[1:].isdigit()
-
-
-def _number(text: str) -> float | None:
-    try:
-        n = float(text)
-    except ValueError:
-        return None
-    if n != n or n in (float("inf"), float("-inf")):
-        return None
-    return n
-
-
-class _Renderer:
-    def __init__(self, mod: Any) -> None:
-        self.render_table = mod.render_table
-        self.render_hand = mod.render_hand
-        self._translator = getattr(mod, "translator", None)
-
-    def tr(self, locale: str) -> Any:
-        """The renderer's by-English-text translation, through the one catalog."""
-        if self._translator is None:
-            return lambda text: text
-        return self._translator(
-            lambda key: _(key, locale) if has_text(key, locale) or has_text(key) else key
-        )
-
-
-def _load_renderer() -> _Renderer | None:
-    try:
-        import bot.render as mod
-
-        if hasattr(mod, "render_table") and hasattr(mod, "render_hand"):
-            return _Renderer(mod)
-    except Exception:
-        log.info("no renderer: posts go out as text only")
-    return None
-
-
-__all__ = ["BeloteApp", "IllegalAction", "Refused", "Settings"]
+__all__ = ["BeloteApp", "Refused", "Settings"]

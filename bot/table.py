@@ -16,6 +16,7 @@ from bot.store import LogEntry, TableRow
 from engine import Action, DeckInputs, Match
 
 LEVELS = ("easy", "normal", "hard", "expert")
+BOT_NAMES = ("Ada", "Bruno", "Chloe", "Dario")
 SEATS = 4
 
 

@@ -1,0 +1,269 @@
+"""The fair-deal ceremony of a match: commitment, the seed window, drand, the reveal.
+
+A mixin of :class:`bot.app.BeloteApp` (it uses the app's store, clock, scheduler and
+posting). Every step is a log entry committed before anything about it is shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from bot import texts
+from bot.i18n import _
+from bot.inputs import Ctx as _Ctx
+from bot.inputs import Refused
+from bot.inputs import is_table_id as _is_table_id
+from bot.platform import Button, Reply
+from bot.store import LogEntry, MatchRow, Write
+from bot.table import MatchRun, Table
+from engine import EngineError
+from engine.recipe import commitment as seed_commitment
+from engine.recipe import parse_seed_hex
+
+log = logging.getLogger(__name__)
+
+DRAND_GRACE = 5.0  # seconds after the round is due, then deal without drand
+
+
+class Ceremony:
+    """Start, seeds, drand, dealing, reveal, /verify and transcripts."""
+
+    async def _cmd_start(self, ctx: _Ctx) -> list[Reply]:
+        t = self._pick_table(ctx, seated=False)
+        async with self._lock(t):
+            self._check_host(ctx, t)
+            if t.status == "playing":
+                raise Refused("err-match-running", table=t.tid)
+            if t.free_seats():
+                raise Refused("err-seats-free", free=len(t.free_seats()))
+            await self._start_match(t)
+        return [Reply(_("ok-started", ctx.locale, table=t.tid, match=f"m{t.run.id}"))]
+
+    async def _start_match(self, t: Table) -> None:
+        mid = self.store.new_match_id()
+        server_seed = self.random.token_bytes(32, f"server-seed/m{mid}")
+        ai_root = self.random.token_bytes(16, f"ai-seed/m{mid}")
+        commit = seed_commitment(server_seed)
+        seats = [s for s in t.seats if s is not None]
+        any_human = any(not s.is_bot for s in seats)
+        window = 0.0 if (self.settings.fast or not any_human) else t.settings.seed_window
+        use_drand = self.settings.drand and self.drand is not None
+        now = self.clock.now()
+        data = MatchRun.start_data(
+            seats, t.settings, server_seed, commit, ai_root, window, use_drand
+        )
+        start = LogEntry(mid, 0, now, "start", data)
+        run = MatchRun.from_start(start, t.id)
+        t.run = run
+        t.status = "playing"
+        self._idle.clear()
+        row = MatchRow(mid, t.id, t.channel, t.settings.ruleset, commit, now, None, "playing")
+        dl = self._next_deadline(t)
+        await self.store.write(
+            Write(tables=[t.row(now)], new_matches=[row], logs=[start], deadlines={t.id: dl})
+        )
+        # the commitment is the first thing of the match anyone sees
+        await self._post(
+            t,
+            f"commit:{mid}",
+            _(
+                "commit-post" if window > 0 else "commit-post-nowindow",
+                self._loc(t),
+                match=f"m{mid}",
+                table=t.tid,
+                commitment=commit,
+                seconds=int(window),
+            ),
+            buttons=((Button(_("label-seed", self._loc(t)), self._code(t, "seed")),),)
+            if window > 0
+            else (),
+        )
+        self._arm(t, dl)
+        await self._post_table(t)
+        if window <= 0:
+            await self._close_seeds(t)
+
+    async def _cmd_seed(self, ctx: _Ctx) -> list[Reply]:
+        t = self._pick_table(ctx)
+        async with self._lock(t):
+            run = t.run
+            if run is None or run.phase != "seeds":
+                raise Refused("err-no-seed-now")
+            seat = t.seat_of(ctx.user.id)
+            assert seat is not None
+            if not ctx.args:
+                raise Refused("err-seed-format")
+            try:
+                seed = parse_seed_hex(ctx.args[0], 16)
+            except EngineError:
+                raise Refused("err-seed-format") from None
+            if run.seat_seeds[seat] is not None:
+                raise Refused("err-seed-twice")
+            await self._record(t, [("seed", {"seat": seat, "seed": seed.hex()})])
+            if not run.waiting_for_seeds():
+                await self._close_seeds(t)
+            else:
+                await self._post_table(t)
+        return [Reply(_("ok-seed", ctx.locale, match=f"m{run.id}"))]
+
+    async def _close_seeds(self, t: Table) -> None:
+        """The window is over: show each seat's seed, then name drand's round (or deal)."""
+        run = t.run
+        assert run is not None and run.phase == "seeds"
+        data: dict[str, Any] = {"round": None, "due": None}
+        if run.use_drand:
+            from bot.drand import first_round_after, time_of_round
+
+            r = first_round_after(self.clock.now())
+            data = {"round": r, "due": time_of_round(r)}
+        await self._record(t, [("seeds_closed", data)])
+        await self._post(t, f"seeds:{run.id}", texts.seeds_text(run, self._loc(t)))
+        if run.phase == "drand":
+            await self._post_drand(t)
+            self._start_drand(t)
+            await self._post_table(t)
+        else:
+            await self._after_deal(t)
+
+    async def _post_drand(self, t: Table) -> None:
+        run = t.run
+        assert run is not None
+        loc = self._loc(t)
+        if run.drand_status == "pending":
+            text = _("drand-named", loc, round=run.drand_round)
+        elif run.drand_status == "ok":
+            text = _("drand-ok", loc, round=run.drand_round, value=(run.drand_value or b"").hex())
+        else:
+            text = _("drand-timeout", loc, round=run.drand_round)
+        await self._post(t, f"drand:{run.id}", text)
+
+    def _start_drand(self, t: Table) -> None:
+        run = t.run
+        if run is None or run.drand_round is None or self.drand is None:
+            return
+        old = self._drand_tasks.get(t.id)
+        if old is not None and not old.done():
+            return
+        self._drand_tasks[t.id] = asyncio.create_task(self._fetch_drand(t, run.id))
+
+    async def _fetch_drand(self, t: Table, match_id: int) -> None:
+        run = t.run
+        assert run is not None and run.drand_round is not None and run.drand_due is not None
+        try:
+            beacon = await self.drand.fetch_until(
+                run.drand_round, deadline=run.drand_due + DRAND_GRACE, clock=self.clock
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("drand fetch failed")
+            beacon = None
+        async with self._lock(t):
+            run = t.run
+            if run is None or run.id != match_id or run.phase != "drand":
+                return
+            if beacon is not None and beacon.round == run.drand_round:
+                await self._record(
+                    t,
+                    [
+                        (
+                            "drand",
+                            {
+                                "round": beacon.round,
+                                "randomness": beacon.randomness.hex(),
+                                "signature": beacon.signature.hex(),
+                            },
+                        )
+                    ],
+                )
+            else:
+                await self._record(t, [("drand_timeout", {"round": run.drand_round})])
+            await self._post_drand(t)
+            await self._after_deal(t)
+
+    async def _drand_timeout(self, t: Table) -> None:
+        run = t.run
+        assert run is not None
+        await self._record(t, [("drand_timeout", {"round": run.drand_round})])
+        task = self._drand_tasks.pop(t.id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        await self._post_drand(t)
+        await self._after_deal(t)
+
+    async def _after_deal(self, t: Table) -> None:
+        await self._post_table(t)
+        await self._post_hands(t, list(range(4)))
+
+    async def _cmd_verify(self, ctx: _Ctx) -> list[Reply]:
+        mid: int | None = None
+        for a in ctx.args:
+            s = a.lower().lstrip("m")
+            if s.isdigit():
+                mid = int(s)
+            elif not _is_table_id(a):
+                raise Refused("err-match-id")
+        if mid is None:
+            row = await self.store.latest_match(ctx.channel.id, ended=True)
+        else:
+            row = await self.store.match(mid)
+        if row is None or row.channel != ctx.channel.id:
+            raise Refused("err-no-match-to-verify")
+        if row.status == "playing":
+            raise Refused("err-match-not-over", match=f"m{row.id}")
+        transcript = await self.transcript(row.id)
+        from bot.verify import verify_transcript
+
+        report = await verify_transcript(transcript)
+        loc = ctx.locale
+        if report.ok:
+            return [Reply(_("verify-ok", loc, match=f"m{row.id}", checks=len(report.checks)))]
+        failed = ", ".join(c.name for c in report.failed)
+        return [Reply(_("verify-failed", loc, match=f"m{row.id}", failed=failed), ok=False)]
+
+    async def transcript(self, match_id: int) -> Any:
+        """The fair-deal transcript of a match (server seed only once it is over)."""
+        from bot.drand import Beacon
+        from bot.transcript import transcript_from_match
+
+        entries = await self.store.log(match_id)
+        if not entries:
+            raise LookupError(f"no match m{match_id}")
+        run = MatchRun.replay(entries, 0)
+        if run.match is None:
+            raise LookupError(f"match m{match_id} was never dealt")
+        beacon = None
+        for e in entries:
+            if e.kind == "drand":
+                beacon = Beacon(
+                    e.data["round"],
+                    bytes.fromhex(e.data["randomness"]),
+                    bytes.fromhex(e.data["signature"]),
+                )
+        return transcript_from_match(
+            run.match,
+            match_id=f"m{match_id}",
+            names=[s.name for s in run.seats],
+            bots=[s.is_bot for s in run.seats],
+            drand=beacon,
+            reveal=run.over,
+            target=run.target,
+        )
+
+    async def _post_reveal(self, t: Table) -> None:
+        run = t.run
+        assert run is not None
+        loc = self._loc(t)
+        await self._post(
+            t,
+            f"reveal:{run.id}",
+            _(
+                "reveal-post",
+                loc,
+                match=f"m{run.id}",
+                seed=run.server_seed.hex(),
+                commitment=run.commitment,
+            ),
+        )

@@ -1,0 +1,174 @@
+"""What the app shows: the table message, private hands, pictures.
+
+Posts are delivered through the platform; pictures are drawn by ``bot.render`` (when it
+is present) in a worker thread, so drawing never stalls the other tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from bot import texts
+from bot.i18n import _, has_text
+from bot.platform import Button, Channel, Post
+from bot.table import Table
+
+log = logging.getLogger(__name__)
+
+
+class Posting:
+    """Building and delivering posts."""
+
+    def _loc(self, t: Table) -> str:
+        """The channel's language: the host's."""
+        for s in t.seats:
+            if s is not None and s.user_id == t.host:
+                return s.locale
+        return "en"
+
+    async def _post(
+        self,
+        t: Table,
+        key: str,
+        text: str,
+        *,
+        to_user: str | None = None,
+        image: bytes | None = None,
+        image_name: str = "table.png",
+        buttons: tuple[tuple[Button, ...], ...] = (),
+    ) -> None:
+        post = Post(
+            channel=Channel(t.channel),
+            key=key,
+            text=text,
+            image=image,
+            image_name=image_name,
+            buttons=buttons,
+            to_user=to_user,
+        )
+        await self._deliver(post)
+
+    async def _deliver(self, post: Post) -> None:
+        try:
+            await self.platform.deliver(post)
+        except Exception:
+            log.exception("could not deliver post %s", post.key)
+
+    async def _picture(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes | None:
+        """A picture drawn in a worker thread (Pillow), so the tables keep moving."""
+        try:
+            return await asyncio.to_thread(draw, *args, **kwargs)
+        except Exception:
+            log.exception("a picture could not be drawn")
+            return None
+
+    async def _post_table(self, t: Table) -> None:
+        loc = self._loc(t)
+        text = texts.table_text(t, loc, self.clock.now())
+        image = None
+        run = t.run
+        if self._render is not None and run is not None and run.match is not None:
+            mover = run.to_move
+            left = None
+            if mover is not None and not run.is_auto(mover):
+                left = max(0.0, run.last_at + run.timer - self.clock.now())
+            image = await self._picture(
+                self._render.render_table,
+                run.match.view(None),
+                table_id=t.tid,
+                names=[texts.seat_name(s, loc) for s in run.seats],
+                time_left=left,
+                show_last_trick=not run.match.current_trick,
+                tr=self._render.tr(loc),
+            )
+        buttons: tuple[tuple[Button, ...], ...] = ()
+        if t.status == "open":
+            row = [Button(_("label-join", loc), self._code(t, "join"))]
+            if not t.free_seats():
+                row.append(Button(_("label-start", loc), self._code(t, "start"), style="primary"))
+            buttons = (tuple(row),)
+        elif run is not None and run.match is not None and not run.over:
+            buttons = ((Button(_("label-hand", loc), self._code(t, "hand")),),)
+        await self._post(t, f"table:{t.id}", text, image=image, buttons=buttons)
+
+    async def _hand_post(self, t: Table, seat: int) -> Post:
+        run = t.run
+        assert run is not None and run.match is not None
+        s = run.seats[seat]
+        loc = s.locale
+        text = texts.hand_text(run, seat, loc)
+        buttons: list[tuple[Button, ...]] = []
+        if run.to_move == seat and not run.is_auto(seat):
+            row: list[Button] = []
+            for a in run.match.legal_actions(seat):
+                row.append(
+                    Button(
+                        texts.action_label(a, loc),
+                        self._code(t, a.text, seat),
+                        style="primary" if a.kind != "pass" else "secondary",
+                    )
+                )
+                if len(row) == 5:
+                    buttons.append(tuple(row))
+                    row = []
+            if row:
+                buttons.append(tuple(row))
+        elif run.replaced[seat]:
+            buttons.append((Button(_("label-back", loc), self._code(t, "back")),))
+        image = None
+        if self._render is not None:
+            image = await self._picture(
+                self._render.render_hand,
+                run.match.view(seat),
+                table_id=t.tid,
+                seat_name=s.name,
+                tr=self._render.tr(loc),
+            )
+        return Post(
+            channel=Channel(t.channel),
+            key=f"hand:{t.id}:{s.user_id}",
+            text=text,
+            image=image,
+            image_name="hand.png",
+            buttons=tuple(buttons),
+            to_user=s.user_id,
+        )
+
+    async def _post_hands(self, t: Table, seats: list[int]) -> None:
+        run = t.run
+        if run is None or run.match is None:
+            return
+        for seat in seats:
+            s = run.seats[seat]
+            if s.is_bot or s.user_id is None or run.left[seat]:
+                continue
+            await self._deliver(await self._hand_post(t, seat))
+
+
+class _Renderer:
+    def __init__(self, mod: Any) -> None:
+        self.render_table = mod.render_table
+        self.render_hand = mod.render_hand
+        self._translator = getattr(mod, "translator", None)
+
+    def tr(self, locale: str) -> Any:
+        """The renderer's by-English-text translation, through the one catalog."""
+        if self._translator is None:
+            return lambda text: text
+        return self._translator(
+            lambda key: _(key, locale) if has_text(key, locale) or has_text(key) else key
+        )
+
+
+def _load_renderer() -> _Renderer | None:
+    try:
+        import bot.render as mod
+
+        if hasattr(mod, "render_table") and hasattr(mod, "render_hand"):
+            return _Renderer(mod)
+    except Exception:
+        log.info("no renderer: posts go out as text only")
+    return None
