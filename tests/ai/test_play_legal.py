@@ -57,3 +57,24 @@ def test_a_time_budget_still_gives_a_legal_card() -> None:
     view = m.view(m.to_move)
     for level in ("hard", "expert"):
         assert choose_action(view, level, 1, budget_s=0.05) in view.legal
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_belote_and_melds_are_always_announced(ruleset: str) -> None:
+    """Whenever the chosen card may carry a belote or a meld declaration, it does."""
+    flagged = 0
+    for seed in range(12):
+        m = Match(ruleset, decks=decks(100 + seed))
+        for _ in range(200):
+            if m.to_move is None or any(d.result is not None for d in m.deals):
+                break
+            seat = m.to_move
+            view = m.view(seat)
+            action = choose_action(view, "normal", seed)
+            if action.kind == "play":
+                same = [a for a in view.legal if a.card == action.card]
+                assert action.belote == any(a.belote for a in same)
+                assert action.melds == any(a.melds for a in same)
+                flagged += action.belote or action.melds
+            m.apply(seat, action)
+    assert flagged > 0
