@@ -1,0 +1,77 @@
+"""`belote run` chooses its platform; `belote export` writes a transcript."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from adapters.cli import build_parser
+from adapters.cli.bot_commands import choose_platform, read_dotenv
+from bot.transcript import loads
+from tests.console.test_console import run_belote
+
+
+def test_platform_from_tokens(tmp_path):
+    assert choose_platform(None, {}) == "console"
+    assert choose_platform(None, {"TELEGRAM_TOKEN": "x"}) == "telegram"
+    assert choose_platform(None, {"DISCORD_TOKEN": "x", "TELEGRAM_TOKEN": "y"}) == "discord"
+    assert choose_platform("console", {"DISCORD_TOKEN": "x"}) == "console"
+    env = tmp_path / ".env"
+    env.write_text("# comment\nexport DISCORD_TOKEN='abc'\nEMPTY=\n")
+    assert read_dotenv(env) == {"DISCORD_TOKEN": "abc", "EMPTY": ""}
+    assert read_dotenv(tmp_path / "missing") == {}
+
+
+def test_run_options_parse():
+    args = build_parser().parse_args(
+        [
+            "run",
+            "--platform",
+            "console",
+            "--db",
+            "x.db",
+            "--bot-delay",
+            "0.5",
+            "--fast",
+            "--no-drand",
+        ]
+    )
+    assert isinstance(args, argparse.Namespace)
+    assert (args.platform, args.db, args.bot_delay, args.fast, args.no_drand) == (
+        "console",
+        "x.db",
+        0.5,
+        True,
+        True,
+    )
+
+
+def test_export_a_match_by_id_and_errors(tmp_path):
+    db = tmp_path / "e.db"
+    script = "\n".join(
+        [
+            "a: /table create --target 200",
+            "a: /addbot t1",
+            "a: /addbot t1",
+            "a: /addbot t1",
+            "a: /leave t1",
+            "a: /addbot t1",
+            "a: /start t1",
+            "",
+        ]
+    )
+    res = run_belote(
+        ["run", "--platform", "console", "--db", str(db), "--fast", "--no-drand"], script
+    )
+    assert res.returncode == 0, res.stderr
+    out = tmp_path / "m1.json"
+    exp = run_belote(["export", "m1", "--db", str(db), "-o", str(out)], "")
+    assert exp.returncode == 0, exp.stderr
+    t = loads(out.read_text())
+    assert t.match == "m1" and t.server_seed is not None and t.result["winner"] in (0, 1)
+    assert json.loads(out.read_text())["seats"][0]["bot"] is True
+    # belote verify (the fair-deal helper's command) accepts what export wrote
+    ver = run_belote(["verify", str(out)], "")
+    assert ver.returncode == 0, ver.stdout + ver.stderr
+    assert run_belote(["export", "m9", "--db", str(db)], "").returncode == 1
+    assert run_belote(["export", "--db", str(tmp_path / "none.db")], "").returncode == 2
