@@ -137,3 +137,19 @@ async def test_posts_carry_the_renderers_pictures(tmp_path):
     r = await h.cmd("alice", "/hand")
     assert r[0].image is not None and r[0].buttons == hand.buttons
     await h.app.stop()
+
+
+async def test_rules_help_and_score(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0)
+    help_text = (await h.cmd("x", "/help"))[0].text
+    for command in ("/table create", "/join", "/addbot", "/seed", "/play", "/verify", "/back"):
+        assert command in help_text
+    assert "151" in (await h.cmd("x", "/rules bulgarian"))[0].text
+    await table_with_bots(h, "alice", "classic")
+    assert "Classic" in (await h.cmd("alice", "/rules"))[0].text
+    assert not (await h.cmd("x", "/score"))[0].ok  # nothing played yet
+    await h.cmd("alice", "/start")
+    score = await h.cmd("spectator", "/score")
+    assert score[0].ok and "team A 0" in score[0].text
+    assert not (await h.cmd("spectator", "/hand"))[0].ok
+    await h.app.stop()
