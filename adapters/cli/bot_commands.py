@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 DEFAULT_DB = "belote.db"
+SOLO_PICTURES = "belote-pictures"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -141,10 +142,13 @@ async def _run_console(args: argparse.Namespace) -> int:
     from adapters.console.platform import ConsolePlatform
     from adapters.console.run import ConsoleOptions, run_console
 
-    platform = ConsolePlatform(images_dir=args.images)
-    app = await app_factory(args)(platform)
     name = args.name or os.environ.get("USER") or "you"
     solo = args.solo or (sys.stdin.isatty() and args.name is None)
+    if solo and args.images is None:
+        args.images = SOLO_PICTURES  # the same pictures the chat platforms send
+        print(f"Pictures of your hand and the table are saved in {args.images}/")
+    platform = ConsolePlatform(images_dir=args.images)
+    app = await app_factory(args)(platform)
     return await run_console(app, platform, ConsoleOptions(default_user=name, solo=solo))
 
 

@@ -40,6 +40,20 @@ def parse_line(line: str, default_user: str) -> tuple[str, str] | None:
     return default_user, text
 
 
+_CARD = re.compile(r"^[789TJQKA][CDHS]$", re.I)
+_BIDS = {"pass", "take", "contre", "recontre", "c", "d", "h", "s", "nt", "at"}
+
+
+def shorthand(text: str) -> str:
+    """In the terminal, ``TD`` means ``/play TD`` and ``pass`` / ``H`` mean ``/bid ...``."""
+    word = text.strip()
+    if _CARD.match(word):
+        return f"/play {word.upper()}"
+    if word.lower() in _BIDS:
+        return f"/bid {word}"
+    return text
+
+
 def console_user(name: str, locale: str = "en") -> User:
     return User(id=USER_PREFIX + name, name=name, locale=locale)
 
@@ -73,6 +87,7 @@ async def run_console(
             if parsed is None:
                 continue
             name, text = parsed
+            text = shorthand(text)
             user = console_user(name, options.locale)
             for reply in await app.command(user, CHANNEL, text):
                 platform.reply(name, reply)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from adapters.console.platform import ConsolePlatform
-from adapters.console.run import parse_line
+from adapters.console.run import parse_line, shorthand
 from bot.platform import Channel, Post
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,6 +21,10 @@ def test_parse_line():
     assert parse_line("   ", "you") is None
     assert parse_line("# a comment", "you") is None
     assert parse_line("bob:/play TD", "you") == ("bob", "/play TD")
+    assert shorthand("td") == "/play TD"
+    assert shorthand("pass") == "/bid pass"
+    assert shorthand("NT") == "/bid NT"
+    assert shorthand("/join") == "/join"
 
 
 async def test_public_and_private_lines():
@@ -90,3 +94,28 @@ def test_console_run_plays_a_match_and_exits(tmp_path):
     exp = run_belote(["export", "--db", str(db)], "")
     assert exp.returncode == 0, exp.stderr
     assert f'"server_seed": "{seed}"' in exp.stdout
+
+
+def test_solo_opens_a_table_with_three_bots_and_saves_pictures(tmp_path):
+    res = run_belote(
+        [
+            "run",
+            "--platform",
+            "console",
+            "--db",
+            str(tmp_path / "s.db"),
+            "--solo",
+            "--name",
+            "me",
+            "--fast",
+            "--no-drand",
+            "--images",
+            str(tmp_path / "pics"),
+        ],
+        "me: /close\n",
+    )
+    assert res.returncode == 0, res.stderr
+    assert "@me | Match m1 starts at t1." in res.stdout
+    assert "@me | Table t1 is closed." in res.stdout
+    pics = sorted(p.name for p in (tmp_path / "pics").iterdir())
+    assert "table_1.png" in pics and any(p.startswith("hand_1_") for p in pics)
