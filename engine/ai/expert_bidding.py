@@ -20,6 +20,7 @@ from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, bits
 SAMPLES = 96
 MARGIN = 12.0
 CONTRE_MARGIN = 20.0
+VETO_MARGIN = 20.0  # French: pass a hand the evaluation would take if it loses this much
 REJECT_TRIES = 30
 CALL_FLOOR = 15.0  # bidding points a caller surely has (5 cards)
 PASS_CEILING = 30.0  # bidding points a player who passed on the turned card surely lacks
@@ -114,7 +115,15 @@ def _value(view, deals, code: int, taker: int, mult: int) -> float:
 
 
 def expert_bid(view, rng: random.Random) -> str:
-    """The expert's auction action text (one of ``view.legal``)."""
+    """The expert's auction action text (one of ``view.legal``).
+
+    Bulgarian: the sampled evaluation chooses among every call, Contre and Recontre.
+    French (take / name a suit): the hard level's evaluation proposes and the sampled
+    evaluation may only veto a contract that loses on the samples; measured, letting
+    the rollouts propose French contracts took too many marginal ones (see bench/arena.md).
+    """
+    if view.ruleset != "bulgarian":
+        return _french_veto(view, rng)
     legal = [a.text for a in view.legal]
     me = view.seat
     deals = _deals(view, rng, SAMPLES)
@@ -148,3 +157,13 @@ def expert_bid(view, rng: random.Random) -> str:
     if hint != "pass" and hint in legal and any(t == hint and v > -MARGIN for v, t in options):
         return hint
     return "pass"
+
+
+def _french_veto(view, rng: random.Random) -> str:
+    hint = heuristic_bid(view, "hard")
+    legal = [a.text for a in view.legal]
+    if hint == "pass" or "pass" not in legal:
+        return hint
+    code = view.turned >> 3 if hint == "take" else CONTRACT_CODES[hint[4:]]
+    value = _value(view, _deals(view, rng, SAMPLES), code, view.seat, 1)
+    return "pass" if value < -VETO_MARGIN else hint
