@@ -173,7 +173,7 @@ def run_arena(
     deals: int,
     seed: int = 0,
     clock: Callable[[], float] | None = None,
-    progress: Callable[[int, float], None] | None = None,
+    progress: Callable[[ArenaReport], None] | None = None,
     budget_s: float | None = None,
 ) -> ArenaReport:
     stats = {a: LevelStats(), b: LevelStats()}
@@ -208,5 +208,5 @@ def run_arena(
                     stats[levels[seat]].contres_won += pts[seat % 2] > pts[1 - seat % 2]
         per_deck.append(sum(diffs) / 2)
         if progress:
-            progress(i + 1, sum(per_deck) / len(per_deck))
+            progress(ArenaReport(ruleset, a, b, list(per_deck), stats))
     return ArenaReport(ruleset, a, b, per_deck, stats)
