@@ -43,9 +43,15 @@ def _arena(args: argparse.Namespace) -> int:
         print("--deals must be at least 1.", file=sys.stderr)
         return 2
 
-    def progress(i: int, mean: float) -> None:
+    def progress(report) -> None:
         if not args.quiet:
-            print(f"  deal {i}/{args.deals}: running mean {mean:+.1f}", file=sys.stderr, flush=True)
+            n = len(report.per_deck)
+            ci = f"+-{report.ci95:.1f}" if n > 1 else "n/a"
+            print(
+                f"  deal {n}/{args.deals}: {report.mean:+.1f} (95% CI {ci})",
+                file=sys.stderr,
+                flush=True,
+            )
 
     report = run_arena(
         args.ruleset,
