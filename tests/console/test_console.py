@@ -74,7 +74,7 @@ def test_console_run_plays_a_match_and_exits(tmp_path):
             "--fast",
             "--no-drand",
             "--timer",
-            "5",
+            "1",
             "--random-seed",
             "1",
         ],
