@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.ai.solver import Position, Solver  # noqa: E402
-from engine.ai.tables import BULGARIAN, CLUB  # noqa: E402
+from engine.ai.solver import Position, Solver
+from engine.ai.tables import BULGARIAN, CLUB
 
 
 def position(rng: random.Random, cards_left: int) -> Position:
