@@ -69,6 +69,9 @@ def normal_card(
             )
         )
         pool = losers or cards
+        if all(trump_mask >> c & 1 for c in pool) and code < 4:
+            # Made to trump over the partner (club rules): spend the cheapest trump.
+            return min(pool, key=lambda c: (power[c], pts[c]))
         if safe:
             # Give points, but not a trump we may need later.
             return max(pool, key=lambda c: (not (trump_mask >> c & 1), pts[c], -power[c]))
