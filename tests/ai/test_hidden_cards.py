@@ -81,7 +81,9 @@ def test_decision_ignores_hidden_cards(level: str, ruleset: str) -> None:
     assert checked >= 2 and plays >= 2
 
 
-@pytest.mark.parametrize("level", ["normal", "hard"])
+@pytest.mark.parametrize(
+    "level", ["normal", "hard", pytest.param("expert", marks=pytest.mark.slow)]
+)
 def test_same_seed_same_game(level: str) -> None:
     """A match of AIs replays exactly: same seed, same actions."""
 
