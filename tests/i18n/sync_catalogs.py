@@ -18,6 +18,7 @@ obsolete (``#~``) entries.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -39,6 +40,7 @@ from tests.i18n.sources import (
 )
 
 THRESHOLD = 0.90
+EN_COMMENT = re.compile(r"^en \([a-z]+\): ")
 WIDTH = 100
 GETTEXT_PLURALS = {"fr": (2, "(n > 1)"), "bg": (2, "(n != 1)"), "en": (2, "(n != 1)")}
 
@@ -53,6 +55,7 @@ class Report:
     extra_missing: dict[str, list[str]]
     placeholder_errors: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
 
     @property
     def coverage(self) -> float:
@@ -72,10 +75,43 @@ class Report:
                 out.append(f"  {origin}: {len(missing)} not translated (English shown)")
                 out += [f"    {msgid}" for msgid in missing]
         out += [f"  PLACEHOLDERS: {error}" for error in self.placeholder_errors]
+        if self.stale:
+            out.append(f"  {len(self.stale)} translation(s) older than their English (fuzzy):")
+            out += [f"    {msgid}" for msgid in self.stale]
         if self.unknown:
             out.append(f"  {len(self.unknown)} id(s) no English source knows (obsolete?):")
             out += [f"    {msgid}" for msgid in self.unknown]
         return out
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def recorded_english(catalog: Catalog) -> dict[str, str]:
+    """Id -> the English an entry was translated from, as its ``#. en (...)`` comment says
+    (whitespace squashed: the comment is wrapped)."""
+    out: dict[str, str] = {}
+    for message in catalog:
+        comments = list(message.auto_comments)
+        if message.id and comments and EN_COMMENT.match(comments[0]):
+            out[str(message.id)] = _squash(EN_COMMENT.sub("", " ".join(comments), count=1))
+    return out
+
+
+def stale_ids(catalog: Catalog, english: dict[str, str]) -> list[str]:
+    """Translated ids whose English changed since: marked fuzzy by ``--update`` (then
+    unused, English shown), or not yet seen by it (still shown, maybe wrong)."""
+    recorded = recorded_english(catalog)
+    out = []
+    for message in catalog:
+        msgid = str(message.id)
+        if not message.id or not message.string or msgid not in english:
+            continue
+        changed = msgid in recorded and recorded[msgid] != _squash(english[msgid])
+        if message.fuzzy or changed:
+            out.append(msgid)
+    return out
 
 
 def languages() -> list[str]:
@@ -100,7 +136,8 @@ def placeholder_errors(translated: dict[str, str], english: dict[str, str]) -> l
 
 def report(lang: str, sources: dict[str, dict[str, str]] | None = None) -> Report:
     sources = sources if sources is not None else all_english()
-    translated = texts_of(read_catalog(lang))
+    catalog = read_catalog(lang)
+    translated = texts_of(catalog)
     english = {k: v for texts in sources.values() for k, v in texts.items()}
     core = sources["core"]
     return Report(
@@ -114,19 +151,33 @@ def report(lang: str, sources: dict[str, dict[str, str]] | None = None) -> Repor
         },
         placeholder_errors=placeholder_errors(translated, english),
         unknown=sorted(k for k in translated if k not in english),
+        stale=stale_ids(catalog, english),
     )
 
 
 def update(lang: str, translations: dict[str, str] | None = None) -> Path:
     """Rewrite ``lang``'s catalog in source order, with every English id present.
 
-    ``translations`` (id -> text) are merged over the catalog's own texts."""
+    ``translations`` (id -> text) are merged over the catalog's own texts. A translation
+    whose English changed since it was made (its ``#. en`` comment differs) is marked
+    fuzzy, so players see the new English until a translator checks it, removes the
+    ``#, fuzzy`` line and the ``# English was`` comment."""
     path = catalog_path(lang)
     old = read_catalog(lang) if path.exists() else None
     texts: dict[str, str] = {}
+    fuzzy: dict[str, list[str]] = {}  # id -> its translator comments
+    recorded: dict[str, str] = {}
     if old is not None:  # obsolete texts first: an id that comes back gets its text back
         texts.update({str(m.id): str(m.string) for m in old.obsolete.values() if m.string})
-        texts.update(texts_of(old))
+        for m in old:
+            if m.id and m.string:
+                texts[str(m.id)] = str(m.string)
+                if m.fuzzy:
+                    fuzzy[str(m.id)] = list(m.user_comments)
+        recorded = recorded_english(old)
+    for msgid in translations or {}:
+        fuzzy.pop(msgid, None)
+        recorded.pop(msgid, None)
     texts.update(translations or {})
     sources = all_english()
     catalog = Catalog(
@@ -155,8 +206,15 @@ def update(lang: str, translations: dict[str, str] | None = None) -> Path:
         for msgid, text in english.items():
             known.add(msgid)
             first, *rest = text.split("\n")
+            comments = fuzzy.get(msgid, [])
+            if msgid in texts and recorded.get(msgid, _squash(text)) != _squash(text):
+                comments = [f"English was: {recorded[msgid]}"]
             catalog.add(
-                msgid, texts.get(msgid, ""), auto_comments=[f"en ({origin}): {first}", *rest]
+                msgid,
+                texts.get(msgid, ""),
+                auto_comments=[f"en ({origin}): {first}", *rest],
+                user_comments=comments,
+                flags={"fuzzy"} if comments or msgid in fuzzy else (),
             )
     for msgid, text in texts.items():
         if msgid not in known:

@@ -88,3 +88,27 @@ def test_update_adds_missing_ids_and_keeps_translations(locale_dir: Path) -> Non
 
 def test_languages_lists_every_catalog_but_english(locale_dir: Path) -> None:
     assert {"bg", "fr"} <= set(sync_catalogs.languages()) and "en" not in sync_catalogs.languages()
+
+
+def test_a_translation_older_than_its_english_is_marked_fuzzy(locale_dir: Path) -> None:
+    """The ``#. en`` comment records the English a text was translated from; when the
+    English changes, ``--update`` marks the translation fuzzy (English shown meanwhile)."""
+    path = sources.catalog_path("fr")
+    catalog = read_catalog("fr")
+    catalog.get("label-pass").auto_comments = ["en (core): Pass your turn"]
+    with path.open("wb") as f:
+        write_po(f, catalog, width=100)
+    assert sync_catalogs.report("fr").stale == ["label-pass"]
+    assert "label-pass" not in sync_catalogs.report("fr").core_missing  # still in use
+    sync_catalogs.update("fr")
+    entry = read_catalog("fr").get("label-pass")
+    assert entry.fuzzy and entry.string == "Passer"
+    assert entry.user_comments == ["English was: Pass your turn"]
+    report = sync_catalogs.report("fr")
+    assert report.stale == ["label-pass"] and "label-pass" in report.core_missing
+    sync_catalogs.update("fr")  # stays fuzzy until a translator clears it
+    assert read_catalog("fr").get("label-pass").fuzzy
+    sync_catalogs.update("fr", {"label-pass": "Passer son tour"})
+    entry = read_catalog("fr").get("label-pass")
+    assert not entry.fuzzy and not entry.user_comments and entry.string == "Passer son tour"
+    assert sync_catalogs.report("fr").stale == []
