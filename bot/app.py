@@ -520,6 +520,10 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         except Exception:
             log.exception("could not store table %s; reloading it", t.tid)
             await self._reload(t)
+            retry = self._next_deadline(t)
+            if retry is not None:  # nobody waits forever: try again a little later
+                retry = Deadline(t.id, retry.kind, max(retry.due, now + 5.0), retry.nonce)
+            self._arm(t, retry)
             raise
         self._arm(t, dl)
         return events

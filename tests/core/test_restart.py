@@ -128,3 +128,34 @@ async def test_migrations_are_versioned_and_the_log_append_only(tmp_path):
         for sql in ("UPDATE match_log SET kind = 'x'", "DELETE FROM match_log"):
             with pytest.raises(aiosqlite.IntegrityError):
                 await db.execute(sql)
+
+
+async def test_a_failed_commit_shows_nothing_and_the_table_carries_on(tmp_path):
+    h = await make_harness(tmp_path / "f.db", seed_window=0)
+    await table_with_bots(h)
+    await h.cmd("alice", "/start")
+    t = h.table()
+    for _ in range(10):
+        await h.advance(1)
+    real = h.store._commit
+    failures = []
+
+    async def broken(w):
+        if len(failures) < 2:  # the group commit, then its retry of the unit alone
+            failures.append(w)
+            raise OSError("disk full")
+        await real(w)
+
+    h.store._commit = broken
+    for _ in range(200):
+        seq, posts = t.run.seq, len(h.platform.posts)
+        await h.advance(1)
+        if failures:
+            break
+    assert failures
+    assert len(h.platform.posts) == posts  # nothing shown for the lost write
+    assert t.run.seq == seq == len(await h.store.log(t.run.id))  # memory == database
+    await h.advance(10)  # the retry
+    assert t.run.seq > seq
+    assert [e.seq for e in await h.store.log(t.run.id)] == list(range(t.run.seq))
+    await h.app.stop()
