@@ -81,7 +81,6 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._drand_tasks: dict[int, asyncio.Task[None]] = {}
-        self._belote_intent: set[tuple[int, int]] = set()
         self._idle = asyncio.Event()
         self.latencies: list[float] = []
         self.actions_applied = 0
@@ -298,8 +297,15 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         if not flags <= {"belote", "melds", "nomelds"}:
             raise Refused("err-play-format")
         seat = t.seat_of(ctx.user.id)
-        want_belote = "belote" in flags or (t.id, seat) in self._belote_intent
-        action = _choose_variant(t, seat, card, want_belote, "nomelds" not in flags)
+        intent = t.run is not None and seat is not None and t.run.belote_intent[seat]
+        action = _choose_variant(
+            t,
+            seat,
+            card,
+            "belote" in flags or intent,
+            "nomelds" not in flags,
+            strict="belote" in flags,
+        )
         if action is None:
             raise Refused("err-play-format")
         return await self._player_action(ctx, t, action)
@@ -320,7 +326,11 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             return await self._player_action(ctx, t, can[0])
         if not can and not holds:
             raise Refused("err-no-belote")
-        self._belote_intent.add((t.id, seat))
+        async with self._lock(t):
+            if t.run is run and not run.over and not run.belote_intent[seat]:
+                # an input like any other: logged, so a restart keeps it
+                await self._record(t, [("intent", {"seat": seat, "belote": True})])
+                await self._post_hands(t, [seat])  # its buttons now carry the new position
         return [Reply(_("ok-belote-noted", ctx.locale))]
 
     async def _player_action(self, ctx: _Ctx, t: Table, action: Action) -> list[Reply]:
@@ -359,7 +369,6 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         events = await self._record(
             t, [("action", {"seat": seat, "action": action.text, "by": by})]
         )
-        self._belote_intent.discard((t.id, seat))
         await self._after_change(t, events, actor=seat)
         self.actions_applied += 1
         if self.settings.record_latency:
@@ -643,11 +652,12 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
 
 
 def _choose_variant(
-    t: Table, seat: int | None, card: int, belote: bool, melds: bool
+    t: Table, seat: int | None, card: int, belote: bool, melds: bool, strict: bool = True
 ) -> Action | None:
     """``/play KH``: the legal variant of that card the player means (melds declared by
     default, belote when asked). Falls back to the plain card so the legality check can
-    explain what is wrong."""
+    explain what is wrong. ``strict``: belote was written with this card, so a card that
+    cannot carry it is refused (an earlier ``/belote`` only applies where it can)."""
     run = t.run
     plain = Action.play(card)
     if run is None or run.match is None or seat is None:
@@ -661,7 +671,7 @@ def _choose_variant(
         if best is None or score > best[0]:
             best = (score, a)
     assert best is not None
-    if belote and not best[1].belote:
+    if belote and strict and not best[1].belote:
         return Action.play(card, belote=True)  # refused below with a clear message
     return best[1]
 

@@ -169,6 +169,7 @@ class MatchRun:
     timeouts: list[int] = field(default_factory=lambda: [0] * SEATS)
     replaced: list[bool] = field(default_factory=lambda: [False] * SEATS)
     left: list[bool] = field(default_factory=lambda: [False] * SEATS)
+    belote_intent: list[bool] = field(default_factory=lambda: [False] * SEATS)
     aborted: bool = False
     last_events: list[Any] = field(default_factory=list)
     last_action: tuple[int, str, str] | None = None  # seat, action text, by
@@ -295,6 +296,7 @@ class MatchRun:
             assert self.match is not None
             events = self.match.apply(seat, Action.parse(d["action"]))
             self.last_action = (seat, d["action"], by)
+            self.belote_intent[seat] = False
             if by == "timeout":
                 self.timeouts[seat] += 1
                 if self.timeouts[seat] >= 2:
@@ -306,6 +308,8 @@ class MatchRun:
         elif e.kind == "back":
             self.replaced[d["seat"]] = False
             self.timeouts[d["seat"]] = 0
+        elif e.kind == "intent":
+            self.belote_intent[d["seat"]] = bool(d.get("belote"))
         elif e.kind == "leave":
             self.left[d["seat"]] = True
         elif e.kind == "abort":

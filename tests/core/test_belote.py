@@ -60,4 +60,8 @@ async def test_belote_cannot_be_announced_with_another_card(tmp_path):
         assert r == [] and t.run.seq == seq + 1  # announced and played at once
     else:
         assert r[0].ok and "noted" in r[0].text.lower()
+        assert t.run.entries[-1].kind == "intent"  # logged: a restart keeps it
+        card = with_belote[0].card
+        assert await h.cmd("alice", f"/play {card_text(card)} {t.tid}") == []
+        assert t.run.entries[-1].data["action"].endswith("belote")
     await h.app.stop()
