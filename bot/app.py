@@ -158,6 +158,13 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         if not self.busy():
             self._idle.set()
 
+    def _forget(self, t: Table) -> None:
+        """A closed table leaves memory (its rows stay): presses on it get "closed"."""
+        if t.status == "closed":
+            self.tables.pop(t.id, None)
+            self._locks.pop(t.id, None)
+        self._update_idle()
+
     def _lock(self, t: Table) -> asyncio.Lock:
         lock = self._locks.get(t.id)
         if lock is None:
@@ -382,6 +389,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             await self._post_reveal(t)
             self._update_idle()
             self._hook(self._match_ended(t, run))
+            if t.status == "closed" and t.ref is not None:
+                self._forget(t)  # a tournament table plays one match
             return
         if run.match is None:
             return

@@ -155,6 +155,8 @@ class Lobby:
             self._disarm(t)
         await self._save_table(t)
         await self._post_table(t)
+        if t.status == "closed":
+            self._forget(t)
 
     async def _cmd_addbot(self, ctx: _Ctx) -> list[Reply]:
         level = self.settings.ai_level
@@ -211,5 +213,5 @@ class Lobby:
                 await self._save_table(t)
                 await self._post_table(t)
             self._disarm(t)
-        self._update_idle()
+        self._forget(t)
         return [Reply(_("ok-closed", ctx.locale, table=t.tid))]

@@ -289,6 +289,15 @@ class Store:
             r = await cur.fetchone()
         return _table(r) if r else None
 
+    async def table_by_ref(self, ref: str) -> TableRow | None:
+        """The tournament table with that key, closed or not (the newest)."""
+        async with self._conn.execute(
+            "SELECT * FROM tables WHERE json_extract(settings, '$.ref') = ? ORDER BY id DESC",
+            (ref,),
+        ) as cur:
+            r = await cur.fetchone()
+        return _table(r) if r else None
+
     async def match(self, match_id: int) -> MatchRow | None:
         async with self._conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
             r = await cur.fetchone()

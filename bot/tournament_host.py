@@ -67,6 +67,16 @@ class TournamentHost:
                 if run is not None and run.over and not run.aborted:
                     self._hook(self._match_ended(t, run))  # the runner may have missed it
                 return
+        row = await self.store.table_by_ref(request.key)
+        if row is not None:  # closed: its match ended (or was stopped) before a restart
+            done = Table.from_row(row)
+            if done.last_match is not None:
+                entries = await self.store.log(done.last_match)
+                if entries:
+                    run = MatchRun.replay(entries, done.id)
+                    if run.over and not run.aborted:
+                        self._hook(self._match_ended(done, run))
+            return
         now = self.clock.now()
         a, b = list(request.team_a), list(request.team_b)
         reserved: list[str | None] = [
@@ -114,4 +124,4 @@ class TournamentHost:
                     await self._save_table(t)
                     await self._post_table(t)
                 self._disarm(t)
-            self._update_idle()
+            self._forget(t)

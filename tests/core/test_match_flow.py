@@ -121,8 +121,12 @@ async def test_host_or_admin_only(tmp_path):
     assert not r[0].ok
     r = await h.cmd("alice", "/kick 2")
     assert r[0].ok and h.table().seats[1] is None
+    t = h.table()
     r = await h.cmd("alice", "/close")
-    assert r[0].ok and h.table().status == "closed"
+    assert r[0].ok and t.status == "closed"
+    assert 1 not in h.app.tables  # a closed table leaves memory, its rows stay
+    assert (await h.store.table(1)).status == "closed"
+    assert not (await h.press("alice", "t1:0:-:join"))[0].ok
     await h.app.stop()
 
 

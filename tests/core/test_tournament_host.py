@@ -67,6 +67,13 @@ async def test_tournament_table_reserved_seats_auto_start_and_result(tmp_path):
     assert rated[0][3] == (("test:a1", "a1"), ("test:a2", "a2"))
     assert len([c for c in service.calls if c[0] == "seated"]) == 4
     assert t.status == "closed"
+    # asked again (a restart before the runner heard of the result): the same, finished
+    # table answers again; no second table is opened
+    ends = len([c for c in service.calls if c[0] == "end"])
+    await h.app.open_tournament_table(request())
+    await asyncio.sleep(0.05)
+    assert h.app.tables == {}
+    assert len([c for c in service.calls if c[0] == "end"]) == ends + 1
     await h.app.stop()
 
 
