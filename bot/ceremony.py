@@ -119,6 +119,18 @@ class Ceremony:
             r = first_round_after(self.clock.now())
             data = {"round": r, "due": time_of_round(r)}
         await self._record(t, [("seeds_closed", data)])
+        if run.seed_window > 0:  # the window is shut: the commitment keeps no seed button
+            await self._post(
+                t,
+                f"commit:{run.id}",
+                _(
+                    "commit-post-nowindow",
+                    self._loc(t),
+                    match=f"m{run.id}",
+                    table=t.tid,
+                    commitment=run.commitment,
+                ),
+            )
         await self._post(t, f"seeds:{run.id}", texts.seeds_text(run, self._loc(t)))
         if run.phase == "drand":
             await self._post_drand(t)

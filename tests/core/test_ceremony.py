@@ -30,6 +30,8 @@ async def test_seed_window_collects_seeds_and_shows_them(tmp_path):
     assert run.phase == "seeds"
     await h.advance(1.5)
     assert run.phase == "play"
+    commit = h.last("commit:1")
+    assert run.commitment in commit.text and commit.buttons == ()  # no stale seed button
     shown = h.last("seeds:1").text
     lines = shown.splitlines()[1:]
     assert seed in lines[0] and lines[1].endswith("none")  # bob sent none
