@@ -143,8 +143,6 @@ def _lead(
     ]
     if masters:
         return max(masters, key=lambda c: (pts[c], power[c]))
-    if code == 5 and my_trumps:
-        pass
     # Otherwise lead low from a side suit, never a lonely ten.
     side = [c for c in cards if not (code < 4 and c >> 3 == code)] or cards
 

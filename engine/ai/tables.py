@@ -9,8 +9,6 @@ against the engine on random positions.  Cards are ints 0..31 (``suit * 8 + rank
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 NT = 4
 AT = 5
 CONTRACT_CODES = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": NT, "AT": AT}
@@ -155,15 +153,3 @@ def legal_mask(kind: int, code: int, hand: int, trick: list[int] | tuple[int, ..
 def trick_points(code: int, trick: list[int] | tuple[int, ...]) -> int:
     pts = POINTS[code]
     return sum(pts[c] for c in trick)
-
-
-@dataclass(frozen=True)
-class PlayRules:
-    """What the play model needs to know about a deal: ruleset kind and contract code."""
-
-    kind: int
-    code: int
-
-    @classmethod
-    def of(cls, ruleset: str, contract: str) -> PlayRules:
-        return cls(RULESET_KINDS[ruleset], CONTRACT_CODES[contract])
