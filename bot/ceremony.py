@@ -228,7 +228,9 @@ class Ceremony:
         transcript = await self.transcript(row.id)
         from bot.verify import verify_transcript
 
-        report = await verify_transcript(transcript)
+        # With a drand client configured, compare the value with what drand itself serves.
+        online = self.drand is not None and transcript.drand is not None
+        report = await verify_transcript(transcript, online=online, drand_client=self.drand)
         loc = ctx.locale
         if report.ok:
             return [Reply(_("verify-ok", loc, match=f"m{row.id}", checks=len(report.checks)))]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.drand import QUICKNET_GENESIS, DrandClient
+from bot.drand import QUICKNET_CHAIN_HASH, QUICKNET_GENESIS, DrandClient
 from bot.transcript import dumps
 from engine import DeckInputs, shuffled_deck
 from tests.core.harness import make_harness, table_with_bots
@@ -80,8 +80,11 @@ async def test_deal_with_drand_from_a_relay(tmp_path):
         await h.play_human_turns({0: "alice"})
         transcript = await h.app.transcript(run.id)
         assert transcript.drand is not None and transcript.drand.round == 1
+        asked_before = relay.requests.count(f"/{QUICKNET_CHAIN_HASH}/public/1")
         v = await h.cmd("alice", "/verify m1")
         assert v[0].ok, v[0].text
+        # /verify asked drand itself for the round's value, not only the stored signature
+        assert relay.requests.count(f"/{QUICKNET_CHAIN_HASH}/public/1") == asked_before + 1
         await h.app.stop()
         await client.aclose()
 
