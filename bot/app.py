@@ -354,11 +354,20 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             await self._apply_action(t, seat, action, "player")
         return []
 
-    def _check_legal(self, ctx: _Ctx, run: MatchRun, seat: int, action: Action) -> None:
+    def _check_legal(
+        self, ctx: _Ctx, run: MatchRun, seat: int, action: Action, *, pressed: bool = False
+    ) -> None:
+        """Refuse an action that is not legal now. ``pressed``: it came from a button (a
+        disabled one pressed anyway): a short answer, fit for a notice under the button."""
         assert run.match is not None
         legal = run.match.legal_actions(seat)
         if action in legal:
             return
+        if pressed and action.kind == "play" and action.card in run.match.hand(seat):
+            if not any(a.card == action.card for a in legal):
+                raise Refused("err-card-not-now", card=texts.card_text(action.card))
+        elif pressed and action.kind != "play":
+            raise Refused("err-bid-not-now", bid=texts.action_label(action, ctx.locale))
         choices = ", ".join(texts.action_command(a) for a in legal)
         if action.kind == "play":
             if action.card not in run.match.hand(seat):
@@ -614,7 +623,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 raise Refused("err-stale-button")
             if run.to_move != my_seat:
                 raise Refused("err-not-your-turn", name=self._mover_name(t))
-            self._check_legal(ctx, run, my_seat, act)
+            self._check_legal(ctx, run, my_seat, act, pressed=True)
             await self._apply_action(t, my_seat, act, "player")
         return []
 

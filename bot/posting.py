@@ -102,20 +102,7 @@ class Posting:
         text = texts.hand_text(run, seat, loc)
         buttons: list[tuple[Button, ...]] = []
         if run.to_move == seat and not run.is_auto(seat):
-            row: list[Button] = []
-            for a in run.match.legal_actions(seat):
-                row.append(
-                    Button(
-                        texts.action_label(a, loc),
-                        self._code(t, a.text, seat),
-                        style="primary" if a.kind != "pass" else "secondary",
-                    )
-                )
-                if len(row) == 5:
-                    buttons.append(tuple(row))
-                    row = []
-            if row:
-                buttons.append(tuple(row))
+            buttons += self._choice_buttons(t, seat, loc)
         elif run.replaced[seat]:
             buttons.append((Button(_("label-back", loc), self._code(t, "back")),))
         image = None
@@ -137,6 +124,58 @@ class Posting:
             to_user=s.user_id,
         )
 
+    def _choice_buttons(self, t: Table, seat: int, loc: str) -> list[tuple[Button, ...]]:
+        """Every card of the hand (or every bid of this round), the illegal ones disabled.
+
+        A player sees their whole hand as buttons, in the picture's order; a disabled
+        button still carries its action, which the core refuses if it is pressed anyway.
+        A card button plays the card's usual variant (melds declared, belote when it was
+        said before); the belote announcement gets its own button next to the cards.
+        """
+        run = t.run
+        assert run is not None and run.match is not None
+        view = run.match.view(seat)
+        legal = list(view.legal)
+        rows: list[tuple[Button, ...]] = []
+        if view.contract is None or any(a.kind != "play" for a in legal):
+            choices = [(a, a in legal) for a in texts.bid_universe(view, legal)]
+            rows += _rows(
+                [
+                    Button(
+                        texts.action_label(a, loc),
+                        self._code(t, a.text, seat),
+                        enabled=ok,
+                        style="primary" if ok and a.kind != "pass" else "secondary",
+                    )
+                    for a, ok in choices
+                ]
+            )
+            return rows
+        intent = run.belote_intent[seat]
+        cards: list[Button] = []
+        extras: list[Button] = []
+        for card in texts.hand_order(view):
+            variants = [a for a in legal if a.kind == "play" and a.card == card]
+            if not variants:
+                cards.append(
+                    Button(
+                        texts.card_text(card),
+                        self._code(t, f"play {texts.card_text(card)}", seat),
+                        enabled=False,
+                    )
+                )
+                continue
+            default = texts.default_play(variants, belote=intent)
+            cards.append(
+                Button(texts.card_text(card), self._code(t, default.text, seat), style="primary")
+            )
+            if not default.belote:
+                announce = [a for a in variants if a.belote and a.melds == default.melds]
+                if announce:
+                    label = _("label-play-belote", loc, card=texts.card_text(card))
+                    extras.append(Button(label, self._code(t, announce[0].text, seat)))
+        return _rows(cards) + _rows(extras)
+
     async def _post_hands(self, t: Table, seats: list[int]) -> None:
         run = t.run
         if run is None or run.match is None:
@@ -146,6 +185,11 @@ class Posting:
             if s.is_bot or s.user_id is None or run.left[seat]:
                 continue
             await self._deliver(await self._hand_post(t, seat))
+
+
+def _rows(buttons: list[Button], width: int = 5) -> list[tuple[Button, ...]]:
+    """Buttons in rows of ``width`` (Discord's most per row; Telegram shows them alike)."""
+    return [tuple(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
 class _Renderer:

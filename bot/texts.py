@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import _
-from engine import Action, card_text, cards_text
+from engine import RULESETS, Action, card_text, cards_text
 
 if TYPE_CHECKING:
     from bot.table import MatchRun, Seat, Table
@@ -56,6 +56,45 @@ def action_label(action: Action, locale: str) -> str:
     if action.melds:
         return _("label-play-melds", locale, card=card)
     return card
+
+
+def bid_universe(view: Any, legal: list[Action]) -> list[Action]:
+    """Every bid a player could make at this point of the auction, legal now or not.
+
+    French: round 1 is pass / take, round 2 is pass and the four suits (the turned one is
+    never legal then). Bulgarian: pass, the six contracts, contre and recontre. A legal
+    action the list would miss is added at the end, so nothing legal is ever hidden.
+    """
+    rules = RULESETS.get(getattr(view, "ruleset", ""), None)
+    if rules is not None and rules.auction == "french":
+        if len(view.bids) < 4:
+            out = [Action.pass_(), Action.take()]
+        else:
+            out = [Action.pass_(), *(Action.bid(s) for s in "CDHS")]
+    else:
+        out = [
+            Action.pass_(),
+            *(Action.bid(c) for c in ("C", "D", "H", "S", "NT", "AT")),
+            Action.contre(),
+            Action.recontre(),
+        ]
+    return out + [a for a in legal if a not in out]
+
+
+def hand_order(view: Any) -> list[int]:
+    """The cards of a view's hand in the order the hand picture shows them."""
+    trump = view.contract.trump if view.contract is not None else None
+    try:
+        from bot.render.order import sort_hand
+    except ImportError:
+        return sorted(view.hand)
+    return sort_hand(view.hand, trump)
+
+
+def default_play(variants: list[Action], *, belote: bool = False, melds: bool = True) -> Action:
+    """The variant of one card a player means by that card alone (``/play KH`` or its
+    button): melds declared by default, belote when it was announced beforehand."""
+    return max(variants, key=lambda a: (a.belote == belote) * 2 + (a.melds == melds))
 
 
 def action_command(action: Action) -> str:

@@ -15,6 +15,7 @@ CAPTION_LIMIT = 1024  # characters of a photo caption
 TEXT_LIMIT = 4096  # characters of a message
 NOTICE_LIMIT = 200  # characters of an answerCallbackQuery notice
 DATA_LIMIT = 64  # bytes of callback_data
+DISABLED_MARK = "· "  # before the label of a button the core disabled (no grey on Telegram)
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +25,12 @@ LinkFor = Callable[[Button], Awaitable[str | None]]
 async def inline_keyboard(
     buttons: Buttons, link_for: LinkFor | None = None
 ) -> InlineKeyboardMarkup | None:
-    """Enabled buttons only (Telegram has no greyed-out buttons), rows kept.
+    """The core's buttons, rows kept.
 
+    Telegram has no greyed-out buttons: a button the core disables (a card that may not
+    be played now) is shown with a dot before its label and keeps the core's action, so
+    the hand still shows every card, and a press on it gets the core's short refusal
+    ("You can't play 7H now.") as a notice.
     ``link_for`` may turn a button into a URL button (a ``/start`` deep link); every other
     button carries the core's action as its callback data, which the core keeps within
     Telegram's 64 bytes (a longer one is a core bug: it is left out and logged, so the
@@ -35,13 +40,12 @@ async def inline_keyboard(
     for row in buttons:
         out: list[InlineKeyboardButton] = []
         for button in row:
-            if not button.enabled:
-                continue
-            url = await link_for(button) if link_for else None
+            label = button.label if button.enabled else DISABLED_MARK + button.label
+            url = await link_for(button) if link_for and button.enabled else None
             if url:
-                out.append(InlineKeyboardButton(button.label, url=url))
+                out.append(InlineKeyboardButton(label, url=url))
             elif 0 < len(button.action.encode()) <= DATA_LIMIT:
-                out.append(InlineKeyboardButton(button.label, callback_data=button.action))
+                out.append(InlineKeyboardButton(label, callback_data=button.action))
             else:  # Telegram would refuse the whole message for it
                 log.error(
                     "button %r left out: its action is over %d bytes", button.label, DATA_LIMIT

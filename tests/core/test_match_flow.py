@@ -60,25 +60,6 @@ async def test_table_message_is_edited_in_place(tmp_path):
     await h.app.stop()
 
 
-async def test_private_prompt_offers_only_the_legal_choices(tmp_path):
-    h = await make_harness(tmp_path / "b.db", seed_window=0)
-    await table_with_bots(h)
-    await h.cmd("alice", "/start")
-    t = h.table()
-    for _ in range(200):
-        if t.run.to_move == 0:
-            break
-        await h.advance(1)
-    hand = h.last("hand:1:test:alice")
-    assert hand.to_user == "test:alice"
-    legal = t.run.match.legal_actions(0)
-    offered = [b.action.split(":", 3)[3] for row in hand.buttons for b in row]
-    assert sorted(offered) == sorted(a.text for a in legal)
-    # a bot's turn is never prompted to anyone
-    assert all(p.to_user in (None, "test:alice") for p in h.platform.posts)
-    await h.app.stop()
-
-
 async def test_buttons_play_like_commands(tmp_path):
     h = await make_harness(tmp_path / "b.db", seed_window=0)
     await table_with_bots(h)

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from bot.i18n import _
+from engine import card_text
 from engine.recipe import commitment
 from tests.discord.conftest import World
 from tests.fakes.discord import EPHEMERAL
@@ -330,3 +331,49 @@ async def test_two_people_each_get_their_own_hand(world: World) -> None:
         raise AssertionError("the match did not end")
     assert played[alice.id] >= 2 and played[bob.id] >= 2
     assert all(r.status < 400 for r in fake.requests)
+
+
+async def test_the_hand_shows_every_card_with_the_illegal_ones_disabled(world: World) -> None:
+    """Every card of the hand is a button; Discord greys out the ones that may not be
+    played now, and a forged click on one gets the core's short refusal."""
+    fake, alice, channel = world.fake, world.alice, world.channel
+    await world.start_bot()
+    created = await fake.slash(alice, channel, "table", {"ruleset": "classic"}, subcommand="create")
+    await created.response()
+    for _n in range(3):
+        added = await fake.slash(alice, channel, "table", {}, subcommand="addbot")
+        await added.response()
+    await fake.wait_for(lambda: world.table_messages())
+    table_id = world.table_messages()[0]["id"]
+    start = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":start"))
+    assert await (await fake.click(alice, table_id, start["custom_id"])).response() == 4
+    seen_bid = seen_card = False
+    for _turn in range(200):
+        await world.bots_play()
+        assert world.bot is not None
+        run = world.bot.app.tables[1].run
+        if run.over or (seen_bid and seen_card):
+            break
+        await fake.wait_for(lambda: world.live_hand(alice) is not None)
+        live = world.live_hand(alice)
+        assert live is not None
+        every = fake.buttons(live["id"])
+        off = [b for b in every if b.get("disabled")]
+        if run.match.view(0).contract is not None:
+            held = sorted(card_text(c) for c in run.match.hand(0))
+            cards = [b["label"] for b in every if re.fullmatch(r"[7-9TJQKA][CDHS]", b["label"])]
+            assert sorted(cards) == held, "one button per card held"
+            if off and not seen_card:
+                assert all(b["disabled"] is True for b in off)
+                versions = len(fake.meta[live["id"]].versions)
+                forged = await fake.click(alice, live["id"], off[0]["custom_id"], force=True)
+                kind, text, flags = await answer_text(world, forged)
+                assert kind == 4 and flags & EPHEMERAL
+                assert text == _("err-card-not-now", "en", card=off[0]["label"])
+                assert len(fake.meta[live["id"]].versions) == versions
+                seen_card = True
+        elif off:
+            seen_bid = True  # round 2: the turned suit is there, greyed out
+        first = next(b for b in every if not b.get("disabled"))
+        assert await (await fake.click(alice, live["id"], first["custom_id"])).response() in (6, 7)
+    assert seen_card

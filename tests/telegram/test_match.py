@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from adapters.telegram import TelegramAdapter
+from adapters.telegram.keyboard import DISABLED_MARK
 from tests.fakes.telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 
@@ -59,6 +60,15 @@ async def command(
     return reply
 
 
+def playable(hand: FakeMessage) -> list[str]:
+    """The callback data of the buttons not marked unplayable (the core disabled them)."""
+    return [
+        b["callback_data"]
+        for b in hand.buttons()
+        if "callback_data" in b and not b["text"].startswith(DISABLED_MARK)
+    ]
+
+
 async def press(tg: FakeTelegram, user: FakeUser, msg: FakeMessage, data: str, **kw: Any) -> dict:
     return await tg.wait_answer(tg.press(user, msg, data, **kw))
 
@@ -95,7 +105,7 @@ async def play_turns(
         if on_turn is not None and await on_turn(done, hand):
             continue  # the same turn again
         last = tuple(hand.callback_data())
-        answer = await press(tg, alice, hand, hand.callback_data()[0])
+        answer = await press(tg, alice, hand, playable(hand)[0])
         assert not answer.get("text"), answer  # a legal move needs no notice
         done += 1
     return done
@@ -170,7 +180,7 @@ async def test_whole_match_in_a_group(
     seen: dict[str, Any] = {}
 
     async def mischief(turn: int, hand: FakeMessage) -> bool:
-        data = hand.callback_data()
+        data = playable(hand)
         if turn == 0 and "forged" not in seen:
             seen["forged"] = await press(tg, bob, hand, data[0], forged=True)
             return True  # then the same turn again, for Alice
@@ -319,11 +329,12 @@ async def test_forum_topic_and_restart_mid_match(
     assert "t1" in score.text and "m1" in score.text
     # The current buttons from before the restart still work.
     version = table_msg(tg, second, forum).version
-    answer = await press(tg, alice, hand_after, old_buttons[0])
+    good = playable(hand_after)[0]
+    answer = await press(tg, alice, hand_after, good)
     assert not answer.get("text")
     await tg.wait_for(lambda: table_msg(tg, second, forum).version > version)
     # The copy's same button is now a double press, recognised as such.
-    answer = await press(tg, alice, copy, old_buttons[0])
+    answer = await press(tg, alice, copy, good)
     assert "already done" in answer["text"].lower()
 
     await play_turns(tg, second, alice, forum)
@@ -390,3 +401,44 @@ async def test_group_upgraded_to_supergroup_mid_match(tg: FakeTelegram, start_ad
     verified = await command(tg, adapter, alice, supergroup, "/verify")
     assert "checks passed" in verified.text
     assert adapter.outbox.failures == 0
+
+
+async def test_unplayable_cards_are_dotted_and_answered(
+    tg: FakeTelegram, start_adapter: Any
+) -> None:
+    """Telegram has no greyed-out buttons: every card of the hand is a button, the ones
+    that may not be played now are marked with a dot, and pressing one gets the core's
+    short notice while nothing changes."""
+    alice = tg.add_user("Alice", language_code="en")
+    group = tg.add_group("Dots", admins=(alice,))
+    tg.start_bot(alice)
+    adapter = await start_adapter()
+    await command(tg, adapter, alice, group, "/table create classic --target 400")
+    for _ in range(3):
+        await command(tg, adapter, alice, group, "/addbot")
+    lobby = table_msg(tg, adapter, group)
+    await press(tg, alice, lobby, lobby.button("Start")["callback_data"])
+    seen: dict[str, Any] = {}
+
+    async def check(turn: int, hand: FakeMessage) -> bool:
+        dotted = [b for b in hand.buttons() if b["text"].startswith(DISABLED_MARK)]
+        cards = [b for b in hand.buttons() if b["callback_data"].split(":", 3)[3][:5] == "play "]
+        if "dot" in seen or not dotted or not cards:
+            return False
+        held = hand.caption.split("\n")[0]
+        for b in cards:  # each card held is there, playable or dotted
+            assert b["text"].removeprefix(DISABLED_MARK)[:2] in held
+        version = hand.version
+        answer = await press(tg, alice, hand, dotted[0]["callback_data"])
+        card = dotted[0]["text"].removeprefix(DISABLED_MARK)
+        assert answer["text"] == f"You can't play {card} now."
+        await adapter.flush()
+        assert hand_msg(tg, adapter, alice).version == version
+        seen["dot"] = True
+        return False
+
+    for _ in range(40):
+        if "dot" in seen or reveal(tg, group):
+            break
+        await play_turns(tg, adapter, alice, group, turns=1, on_turn=check)
+    assert seen.get("dot"), "no unplayable card was ever shown"

@@ -120,11 +120,12 @@ def test_only_the_open_hand_button_is_a_link() -> None:
     assert parse_payload("hand") is None
 
 
-async def test_keyboard_keeps_enabled_buttons_and_refuses_long_data() -> None:
+async def test_keyboard_marks_disabled_buttons_and_refuses_long_data() -> None:
     rows = ((Button("A", "a"), Button("B", "b", enabled=False)), (Button("C", "c", enabled=False),))
     markup = await inline_keyboard(rows)
-    assert [[b.text for b in row] for row in markup.inline_keyboard] == [["A"]]
-    assert await inline_keyboard(((Button("x", "x", enabled=False),),)) is None
+    assert [[b.text for b in row] for row in markup.inline_keyboard] == [["A", "· B"], ["· C"]]
+    # a disabled button keeps the core's action: the core answers a press on it
+    assert [b.callback_data for b in markup.inline_keyboard[0]] == ["a", "b"]
     markup = await inline_keyboard(((Button("long", "é" * 33), Button("ok", "x" * 64)),))
     assert [b.text for b in markup.inline_keyboard[0]] == ["ok"]  # the rest still shows
 
