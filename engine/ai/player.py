@@ -29,6 +29,7 @@ EXPERT_PLAN = SearchPlan(
     ),
     node_budget=500_000,
     infer_plays=True,
+    bias=False,  # the plays weigh the samples instead of the crude auction prior (measured)
 )
 
 
