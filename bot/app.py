@@ -598,6 +598,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             return await self._cmd_join(_Ctx(ctx.user, ctx.channel, [t.tid]))
         if code == "start":
             return await self._cmd_start(_Ctx(ctx.user, ctx.channel, [t.tid]))
+        if code == "addbot":
+            return await self._cmd_addbot(_Ctx(ctx.user, ctx.channel, [t.tid]))
         if code == "back":
             return await self._cmd_back(_Ctx(ctx.user, ctx.channel, [t.tid]))
         try:

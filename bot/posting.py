@@ -86,7 +86,11 @@ class Posting:
             )
         buttons: tuple[tuple[Button, ...], ...] = ()
         if t.status == "open":
+            # everyone sees the same buttons; the core checks who may use them (Add bot and
+            # Start: the host or an admin)
             row = [Button(_("label-join", loc), self._code(t, "join"))]
+            if t.free_seats() and t.ref is None:
+                row.append(Button(_("label-addbot", loc), self._code(t, "addbot")))
             if not t.free_seats():
                 row.append(Button(_("label-start", loc), self._code(t, "start"), style="primary"))
             buttons = (tuple(row),)

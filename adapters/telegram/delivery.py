@@ -43,7 +43,7 @@ from bot.platform import Button, Post
 
 from . import ids
 from .keyboard import CAPTION_LIMIT, TEXT_LIMIT, cut, digest, inline_keyboard, markup_digest
-from .lobby import is_table_post, lobby_picture, with_add_bot
+from .lobby import is_table_post, lobby_picture
 from .memory import Memory, Shown
 from .texts import text
 
@@ -220,7 +220,6 @@ class Outbox:
             return
         if post.image is None and is_table_post(post):
             post = replace(post, image=lobby_picture(), image_name="lobby.png")
-        post = with_add_bot(post)
         markup = await inline_keyboard(post.buttons, lambda b: self._link_for(b, post))
         kind = "photo" if post.image else "text"
         body = cut(post.text, CAPTION_LIMIT if post.image else TEXT_LIMIT)

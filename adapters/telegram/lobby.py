@@ -1,29 +1,26 @@
-"""The table message in the lobby: a plain picture, and an "Add bot" button.
+"""The table message in the lobby: a plain picture; and old "Add bot" buttons.
 
 Telegram cannot turn a text message into a photo, so a table message that starts as
 text would have to be deleted and posted again when the match starts and the core's
 table picture appears. Giving the lobby a picture of its own keeps one photo message for
 the table's whole life: joins and bots edit its caption, the match edits its media.
 
-The core offers Join and Start buttons in the lobby but no Add bot yet; next to Join the
-adapter adds one that runs the core's own ``/addbot`` command for that table (the core
-still decides who may). It steps aside as soon as the core offers such a button itself.
+The core offers Join, Add bot and Start itself. Earlier versions of this adapter added
+their own "Add bot" button (callback data ``tg:addbot:<table>``); such buttons may still
+sit on table messages posted before an upgrade, so their presses are still understood
+(:func:`add_bot_table`) and run the core's ``/addbot`` for that table.
 """
 
 from __future__ import annotations
 
 import io
 import re
-from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.i18n import has_text
-from bot.platform import Button, Post
-
-from .texts import text
+from bot.platform import Post
 
 FONT = Path(__file__).resolve().parents[2] / "assets" / "fonts" / "DejaVuSans-Bold.ttf"
 FELT = (21, 94, 58)
@@ -37,29 +34,7 @@ def is_table_post(post: Post) -> bool:
     return post.to_user is None and post.key.startswith("table:")
 
 
-JOIN_ACTION = re.compile(r"^(t\d+):\d+:-:join$")
-ADD_BOT = "tg:addbot:"  # + the core's table id: the adapter's own callback data
-
-
-def with_add_bot(post: Post) -> Post:
-    """The lobby's buttons with "Add bot" after Join, unless the core has one."""
-    if not is_table_post(post):
-        return post
-    actions = [b.action for row in post.buttons for b in row]
-    if any("addbot" in a for a in actions):
-        return post
-    rows = []
-    for row in post.buttons:
-        new = list(row)
-        for button in row:
-            match = JOIN_ACTION.match(button.action)
-            if match:
-                label = (
-                    text("label-addbot") if has_text("label-addbot") else text("telegram-add-bot")
-                )
-                new.append(Button(label, ADD_BOT + match.group(1)))
-        rows.append(tuple(new))
-    return replace(post, buttons=tuple(rows))
+ADD_BOT = "tg:addbot:"  # + the core's table id: the old adapter-made button
 
 
 def add_bot_table(data: str) -> str | None:

@@ -10,7 +10,6 @@ from bot.i18n import _, has_text
 
 ENGLISH: dict[str, str] = {
     "telegram-open-hand": "🂠 Open my hand",
-    "telegram-add-bot": "Add bot",
     "telegram-start-needed": (
         "{name}, I can't write to you first: Telegram lets a bot speak only to people "
         "who have opened a chat with it. Tap “Open my hand” below, then Start, and your "

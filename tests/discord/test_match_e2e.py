@@ -66,7 +66,7 @@ async def test_whole_match_with_restart(world: World) -> None:
     await fake.wait_for(lambda: world.table_messages())
     table = world.table_messages()[0]
     table_id = table["id"]
-    assert [b["label"] for b in fake.buttons(table_id)] == ["Join"]
+    assert [b["label"] for b in fake.buttons(table_id)] == ["Join", "Add bot"]
 
     suggested = await fake.autocomplete(
         bob, channel, "table", {"table": ""}, "table", subcommand="join"
@@ -81,10 +81,19 @@ async def test_whole_match_with_restart(world: World) -> None:
     assert (await answer_text(world, left))[2] & EPHEMERAL
     assert "Bob" not in fake.messages[table_id]["content"]
 
-    for _n in range(3):
+    # "Add bot" on the table message: the host only (the core decides)
+    add_bot = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":addbot"))
+    refused = await fake.click(bob, table_id, add_bot["custom_id"])
+    kind, text, flags = await answer_text(world, refused)
+    assert kind == 4 and flags & EPHEMERAL and text == _("err-host-only", "en", table="t1")
+    added = await fake.click(alice, table_id, add_bot["custom_id"])
+    kind, text, flags = await answer_text(world, added)
+    assert kind == 4 and flags & EPHEMERAL and "seat 2" in text
+    for _n in range(2):
         added = await fake.slash(alice, channel, "table", {"level": "easy"}, subcommand="addbot")
         assert (await answer_text(world, added))[2] & EPHEMERAL
     assert len(world.table_messages()) == 1, "the table message is edited, never re-posted"
+    assert [b["label"] for b in fake.buttons(table_id)] == ["Join", "Start"]  # full
     start = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":start"))
 
     # bob is not the host: refused privately, nothing changes

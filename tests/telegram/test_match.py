@@ -130,16 +130,22 @@ async def test_whole_match_in_a_group(
     assert "t1" in created.text
     lobby = table_msg(tg, adapter, group)
     assert lobby.button("Join") and lobby.photo is not None
+    # the core's lobby buttons, each once: Join and Add bot (Start once the table is full)
+    assert [b["text"] for b in lobby.buttons()] == ["Join", "Add bot"]
     add_bot = lobby.button("Add bot")["callback_data"]
+    assert add_bot.startswith("t1:") and add_bot.endswith(":addbot")
     answer = await press(tg, bob, lobby, add_bot)  # only the host seats bots
     assert "host" in answer["text"].lower()
     answer = await press(tg, alice, lobby, add_bot)
     assert "seat 2" in answer["text"]
-    for _ in range(2):
-        await command(tg, adapter, alice, group, "/addbot")
+    # an "Add bot" the adapter itself made before the core had one still works
+    answer = await press(tg, alice, lobby, "tg:addbot:t1", forged=True)
+    assert "seat 3" in answer["text"]
+    await command(tg, adapter, alice, group, "/addbot")
     await adapter.flush()
     lobby = table_msg(tg, adapter, group)
     assert lobby.version >= 3  # the lobby message was edited, not posted again
+    assert [b["text"] for b in lobby.buttons()] == ["Join", "Start"]  # full: no Add bot
     start = lobby.button("Start")["callback_data"]
 
     # Bob is not the host: a notice for him, nothing changes.

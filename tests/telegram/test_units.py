@@ -143,19 +143,12 @@ def test_texts_fall_back_to_english() -> None:
     assert "{" not in text("telegram-welcome", "bg", name="Ива")
 
 
-def test_add_bot_button_next_to_join_until_the_core_has_one() -> None:
-    from adapters.telegram.lobby import add_bot_table, with_add_bot
-    from bot.platform import Post
+def test_old_add_bot_buttons_are_still_understood() -> None:
+    from adapters.telegram.lobby import add_bot_table
 
-    lobby = Post(channel(-1), "table:3", "t3", buttons=((Button("Join", "t3:0:-:join"),),))
-    added = with_add_bot(lobby)
-    assert [b.label for b in added.buttons[0]] == ["Join", "Add bot"]
-    assert add_bot_table(added.buttons[0][1].action) == "t3"
+    assert add_bot_table("tg:addbot:t3") == "t3"
+    assert add_bot_table("t3:0:-:addbot") is None  # the core's own: passed to app.press
     assert add_bot_table("t3:0:-:join") is None and add_bot_table("tg:addbot:x") is None
-    core_has_it = Post(channel(-1), "table:3", "t3", buttons=((Button("Bot", "t3:0:-:addbot"),),))
-    assert with_add_bot(core_has_it) == core_has_it
-    hand = Post(channel(-1), "hand:3:u", "h", buttons=((Button("J", "t3:0:-:join"),),), to_user="u")
-    assert with_add_bot(hand) == hand
 
 
 def test_core_commands_include_tournaments_when_attached() -> None:
