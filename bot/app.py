@@ -393,14 +393,17 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
     async def _after_change(self, t: Table, events: list[Any], actor: int | None = None) -> None:
         run = t.run
         assert run is not None
-        await self._post_table(t)
         if run.over:
+            # the seed first: the table message and the hands show it too from now on
             await self._post_reveal(t)
+            await self._post_table(t)
+            await self._post_final_hands(t)
             self._update_idle()
             self._hook(self._match_ended(t, run))
             if t.status == "closed" and t.ref is not None:
                 self._forget(t)  # a tournament table plays one match
             return
+        await self._post_table(t)
         if run.match is None:
             return
         whole_hand = any(e.kind in ("deal", "contract", "redeal", "deal_end") for e in events)
@@ -611,6 +614,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             raise Refused("err-not-your-hand")
         async with self._lock(t):
             run = t.run
+            if run is not None and run.over and seq <= run.seq and my_seat is not None:
+                raise Refused("err-match-over", match=f"m{run.id}")  # a hand from before
             if run is None or run.over or run.match is None or my_seat is None:
                 raise Refused("err-stale-button")
             if seq != run.seq:

@@ -68,22 +68,8 @@ class Posting:
     async def _post_table(self, t: Table) -> None:
         loc = self._loc(t)
         text = texts.table_text(t, loc, self.clock.now())
-        image = None
         run = t.run
-        if self._render is not None and run is not None and run.match is not None:
-            mover = run.to_move
-            left = None
-            if mover is not None and not run.is_auto(mover):
-                left = max(0.0, run.last_at + run.timer - self.clock.now())
-            image = await self._picture(
-                self._render.render_table,
-                run.match.view(None),
-                table_id=t.tid,
-                names=[texts.seat_name(s, loc) for s in run.seats],
-                time_left=left,
-                show_last_trick=not run.match.current_trick,
-                tr=self._render.tr(loc),
-            )
+        image = await self._table_picture(t, loc)
         buttons: tuple[tuple[Button, ...], ...] = ()
         if t.status == "open":
             # everyone sees the same buttons; the core checks who may use them (Add bot and
@@ -97,6 +83,43 @@ class Posting:
         elif run is not None and run.match is not None and not run.over:
             buttons = ((Button(_("label-hand", loc), self._code(t, "hand")),),)
         await self._post(t, f"table:{t.id}", text, image=image, buttons=buttons)
+
+    async def _table_picture(self, t: Table, loc: str) -> bytes | None:
+        """The table's picture during (and at the end of) a match; None in the lobby."""
+        run = t.run
+        if self._render is None or run is None or run.match is None:
+            return None
+        mover = run.to_move
+        left = None
+        if mover is not None and not run.is_auto(mover):
+            left = max(0.0, run.last_at + run.timer - self.clock.now())
+        return await self._picture(
+            self._render.render_table,
+            run.match.view(None),
+            table_id=t.tid,
+            names=[texts.seat_name(s, loc) for s in run.seats],
+            time_left=left,
+            show_last_trick=not run.match.current_trick,
+            tr=self._render.tr(loc),
+        )
+
+    async def _post_final_hands(self, t: Table) -> None:
+        """The match is over: each person's private hand becomes its result, with the
+        final table picture and no buttons, so nothing there is left to press."""
+        run = t.run
+        if run is None or not run.over or run.match is None:
+            return
+        for seat, s in enumerate(run.seats):
+            if s.is_bot or s.user_id is None:
+                continue
+            await self._post(
+                t,
+                f"hand:{t.id}:{s.user_id}",
+                texts.final_hand_text(run, seat, s.locale),
+                to_user=s.user_id,
+                image=await self._table_picture(t, s.locale),
+                image_name="hand.png",
+            )
 
     async def _hand_post(self, t: Table, seat: int) -> Post:
         run = t.run

@@ -160,6 +160,27 @@ def table_text(t: Table, locale: str, now: float | None = None) -> str:
             lines.append(_("table-aborted", locale))
         else:
             lines.append(_("table-over", locale))
+        lines.append(seed_line(run, locale))
+    return "\n".join(lines)
+
+
+def seed_line(run: MatchRun, locale: str) -> str:
+    """The revealed server seed of a match that is over (never called before)."""
+    assert run.over
+    return _("table-seed-line", locale, seed=run.server_seed.hex(), match=f"m{run.id}")
+
+
+def final_hand_text(run: MatchRun, seat: int, locale: str) -> str:
+    """A player's private message once the match is over: the result, nothing to press."""
+    lines = [_("hand-over", locale, table=f"t{run.table_id}", match=f"m{run.id}")]
+    m = run.match
+    if run.aborted or m is None or m.winner is None:
+        lines.append(_("table-aborted", locale))
+    else:
+        team = _("team-a", locale) if m.winner == 0 else _("team-b", locale)
+        a, b = m.scores
+        lines.append(_("winner-line", locale, team=team, a=a, b=b))
+    lines.append(seed_line(run, locale))
     return "\n".join(lines)
 
 

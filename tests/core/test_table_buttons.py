@@ -35,3 +35,45 @@ async def test_the_lobby_offers_join_add_bot_and_start(tmp_path):
     assert (await h.press("alice", _action(full, ":start")))[0].ok
     assert _labels(h.last("table:1")) == ["Show my hand"]
     await h.app.stop()
+
+
+async def test_at_the_end_hands_lose_their_buttons_and_the_table_shows_the_seed(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0, render_images=True)
+    assert (await h.cmd("alice", "/table create --target 1"))[0].ok
+    await h.cmd("bob", "/join")
+    for _ in range(2):
+        await h.cmd("alice", "/addbot")
+    await h.cmd("alice", "/start")
+    run = h.table().run
+    await h.play_human_turns({0: "alice", 1: "bob"})
+    assert run.over and not run.aborted
+    seed = run.server_seed.hex()
+    reveal = h.platform.posts.index(h.last("reveal:1"))
+    for who in ("alice", "bob"):
+        final = h.last(f"hand:1:test:{who}")
+        # the last private post of each player: after the reveal, the result, no buttons
+        assert h.platform.posts.index(final) > reveal
+        assert final.buttons == () and final.to_user == f"test:{who}"
+        assert "m1 is over" in final.text and "wins the match" in final.text
+        assert seed in final.text and final.image is not None
+    table = h.last("table:1")
+    assert h.platform.posts.index(table) > reveal
+    assert "wins the match" in table.text and seed in table.text
+    # a press on a button of an earlier hand: refused, nothing changes
+    old = next(p for p in h.posts("hand:1:test:alice") if p.buttons)
+    r = await h.press("alice", old.buttons[0][0].action)
+    assert len(r) == 1 and not r[0].ok and r[0].text.startswith("Match m1 is over")
+    await h.app.stop()
+
+
+async def test_a_match_closed_by_the_host_ends_the_hands_too(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0)
+    await h.cmd("alice", "/table create")
+    for _ in range(3):
+        await h.cmd("alice", "/addbot")
+    await h.cmd("alice", "/start")
+    assert h.last("hand:1:test:alice").text
+    assert (await h.cmd("alice", "/close"))[0].ok
+    final = h.last("hand:1:test:alice")
+    assert final.buttons == () and "stopped by the host" in final.text
+    await h.app.stop()

@@ -235,6 +235,20 @@ async def test_whole_match_with_restart(world: World) -> None:
     ]
     assert any(commitment(bytes.fromhex(s)) == committed.group(0) for s in revealed)
     assert len(world.table_messages()) == 1
+    # the table message ends with the result and the seed; the hand has nothing to press
+    seed = app.tables[1].run.server_seed.hex()
+    await fake.wait_for(lambda: seed in fake.messages[table_id]["content"])
+    assert "wins the match" in fake.messages[table_id]["content"]
+    final = max(fake.ephemeral_messages(alice), key=lambda m: fake.meta[m["id"]].updated)
+    assert "is over" in final["content"] and seed in final["content"]
+    assert fake.buttons(final["id"]) == []
+    # an older copy of the hand (before the restart): a click there says the match is over
+    old_copy = world.live_hand(alice)
+    if old_copy is not None:
+        button = next(b for b in fake.buttons(old_copy["id"]) if not b.get("disabled"))
+        late = await fake.click(alice, old_copy["id"], button["custom_id"])
+        kind, text, flags = await answer_text(world, late)
+        assert kind == 4 and flags & EPHEMERAL and text == _("err-match-over", "en", match="m1")
     assert len(fake.meta[table_id].versions) > 10
 
     verify = await fake.slash(alice, channel, "verify")
