@@ -643,7 +643,13 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 raise Refused("err-not-dealt")
             post = await self._hand_post(t, seat)
         return [
-            Reply(post.text, image=post.image, image_name=post.image_name, buttons=post.buttons)
+            Reply(
+                post.text,
+                image=post.image,
+                image_name=post.image_name,
+                buttons=post.buttons,
+                key=post.key,  # the adapter's later hand posts edit this very message
+            )
         ]
 
     async def _cmd_score(self, ctx: _Ctx) -> list[Reply]:

@@ -59,7 +59,9 @@ class Reply:
     """An answer for the acting user only (ephemeral on Discord, a notice on Telegram).
 
     ``ok`` is False when the input was refused (bad card, stale button...): adapters may
-    show it as an alert. Nothing changed in that case.
+    show it as an alert. Nothing changed in that case. ``key``: the post key this reply
+    shows, when it is one (``/hand`` and "Show my hand" give the player's ``hand:`` key),
+    so an adapter knows exactly which later posts edit it.
     """
 
     text: str
@@ -67,6 +69,7 @@ class Reply:
     image: bytes | None = None
     image_name: str = "hand.png"
     buttons: Buttons = ()
+    key: str | None = None
 
 
 class Platform(Protocol):

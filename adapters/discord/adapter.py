@@ -244,6 +244,8 @@ class DiscordAdapter:
             await self._defer(interaction, public)
         replies = await task
         answering.open = False
+        if any(r.key for r in replies):
+            person.exact = True  # the core names its hands: no guessing from here on
         async with person.lock:
             try:
                 await self._answer(interaction, person, arrived, answering, replies, public)
@@ -358,7 +360,7 @@ class DiscordAdapter:
         for note in answering.notes:
             items.append(_Item(None, next(self._seq), shown(note, None, "", ())))
         for reply in replies:
-            key = getattr(reply, "key", None)
+            key = reply.key
             view = shown(reply.text, reply.image, reply.image_name, reply.buttons)
             items.append(_Item(key, next(self._seq), view, public=public and reply.ok))
         return items

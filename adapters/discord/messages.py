@@ -88,6 +88,9 @@ class Person:
     latest: discord.Interaction | None = None
     latest_at: float = 0.0
     counter: int = 0
+    # True once the core gave a reply its post key (``Reply.key``): keyless replies are
+    # then never taken for the hand (a replay picture is not a hand)
+    exact: bool = False
 
     def touch(self, interaction: discord.Interaction, now: float) -> None:
         self.latest, self.latest_at = interaction, now
@@ -121,13 +124,13 @@ class Person:
         return message
 
     def find(self, key: str, adopt: bool) -> PrivateMessage | None:
-        """The message that shows ``key``: its own, or (``adopt``) a more recent keyless
-        hand shown in answer to a reply (``/hand``, "Show my hand")."""
+        """The message that shows ``key``: its own, or (``adopt``, for a core that does not
+        set ``Reply.key``) a more recent keyless hand shown in answer to a reply."""
         candidates: list[PrivateMessage] = []
         own = self.by_key.get(key)
         if own is not None and own in self.messages:
             candidates.append(self.messages[own])
-        if adopt:
+        if adopt and not self.exact:
             candidates += [m for m in self.messages.values() if m.key is None and m.rich]
         if not candidates:
             return None

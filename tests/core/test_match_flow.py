@@ -121,6 +121,9 @@ async def test_posts_carry_the_renderers_pictures(tmp_path):
     assert hand.image is not None and hand.image.startswith(b"\x89PNG")
     r = await h.cmd("alice", "/hand")
     assert r[0].image is not None and r[0].buttons == hand.buttons
+    assert r[0].key == hand.key == "hand:1:test:alice"  # the reply is that hand
+    shown = await h.press("alice", h.last("table:1").buttons[0][0].action)  # Show my hand
+    assert shown[0].key == hand.key
     await h.app.stop()
 
 

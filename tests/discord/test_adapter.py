@@ -413,3 +413,31 @@ async def test_command_descriptions_are_localized_from_the_catalog(world: World)
     assert (
         "name_localizations" not in commands["hand"] or not commands["hand"]["name_localizations"]
     )
+
+
+async def test_a_reply_with_the_hand_key_is_the_hand_exactly(world: World) -> None:
+    """``Reply.key``: the reply to /hand is the hand; a later keyless picture with buttons
+    (a replay, a tournament page) is not taken for it."""
+    bot, core = await start(world)
+    fake, alice = world.fake, world.alice
+    uid = f"discord:{alice.id}"
+    here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
+
+    async def answer(user: User, channel: Channel, text: str) -> list[Reply]:
+        picture, buttons = b"\x89PNG", ((Button("Next", "t1:1:-:x"),),)
+        if text.startswith("/hand"):
+            return [Reply("Your hand", image=picture, buttons=buttons, key=f"hand:1:{uid}")]
+        return [Reply("A replay", image=picture, buttons=buttons)]
+
+    core.script = answer
+    asked = await fake.slash(alice, world.channel, "hand")
+    await asked.response()
+    hand_id = asked.original_id or ""
+    other = await fake.slash(alice, world.channel, "replay")
+    await other.response()
+    replay_id = other.original_id or ""
+    assert hand_id and replay_id and hand_id != replay_id
+
+    await bot.adapter.deliver(hand_post(uid, here, "Your turn", ((Button("8C", "t1:2:0:y"),),)))
+    assert fake.messages[hand_id]["content"] == "Your turn"
+    assert fake.messages[replay_id]["content"] == "A replay"
