@@ -58,6 +58,7 @@ class Settings:
 
 
 Handler = Callable[[User, Channel, list[str]], Awaitable[list[Reply]]]
+TOURNAMENT_COMMANDS = ("tournament", "ladder", "stats", "leaderboard")  # bot.tournaments
 
 
 class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
@@ -184,7 +185,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         elif name == "table":
             name = "table-list"
         handler = self._handlers().get(name)
-        if handler is None and name in ("tournament", "ladder", "stats", "leaderboard"):
+        if handler is None and name in TOURNAMENT_COMMANDS:
             return await self._tournament_command(user, channel, name, args)
         if handler is None:
             return [self._refusal(user, "err-unknown-command", command=words[0][:30])]
@@ -203,6 +204,14 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
 
     def _refusal(self, user: User, key: str, **kwargs: Any) -> Reply:
         return Reply(_(key, user.locale, **kwargs), ok=False)
+
+    def command_names(self) -> frozenset[str]:
+        """The command words this core answers (``table``, ``join``, ``play``...), for an
+        adapter's command menu; the tournament words when that service is attached."""
+        names = {name.split("-")[0] for name in self._handlers()}
+        if self.settings.tournaments:
+            names |= set(TOURNAMENT_COMMANDS)
+        return frozenset(names)
 
     def _handlers(self) -> dict[str, Callable[[_Ctx], Awaitable[list[Reply]]]]:
         return {

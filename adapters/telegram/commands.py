@@ -41,7 +41,6 @@ GROUP_COMMANDS: tuple[str, ...] = (
     "stats",
     "leaderboard",
 )
-TOURNAMENT_COMMANDS = ("tournament", "ladder", "stats", "leaderboard")
 # In the private chat: what a player does with their own cards.
 PRIVATE_COMMANDS: tuple[str, ...] = (
     "start",
@@ -73,17 +72,10 @@ def menu_languages() -> list[str | None]:
 
 
 def core_commands(core: object) -> frozenset[str] | None:
-    """The command names the core answers, when it can tell (None: assume all)."""
+    """The command names the core answers (``BeloteApp.command_names``); None when it
+    cannot tell (then every command is listed)."""
     names = getattr(core, "command_names", None)
-    if callable(names):
-        return frozenset(names())
-    handlers = getattr(core, "_handlers", None)
-    if not callable(handlers):
-        return None
-    names = {name.split("-")[0] for name in handlers()}
-    if getattr(getattr(core, "settings", None), "tournaments", False):
-        names |= set(TOURNAMENT_COMMANDS)  # routed to the tournament service
-    return frozenset(names)
+    return frozenset(names()) if callable(names) else None
 
 
 def scopes(

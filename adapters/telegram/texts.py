@@ -10,6 +10,8 @@ from bot.i18n import _, has_text
 
 ENGLISH: dict[str, str] = {
     "telegram-open-hand": "🂠 Open my hand",
+    # no longer shown (the core's own "label-addbot" is); kept while catalogs hold it
+    "telegram-add-bot": "Add bot",
     "telegram-start-needed": (
         "{name}, I can't write to you first: Telegram lets a bot speak only to people "
         "who have opened a chat with it. Tap “Open my hand” below, then Start, and your "

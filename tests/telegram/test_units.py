@@ -151,16 +151,17 @@ def test_old_add_bot_buttons_are_still_understood() -> None:
     assert add_bot_table("t3:0:-:join") is None and add_bot_table("tg:addbot:x") is None
 
 
-def test_core_commands_include_tournaments_when_attached() -> None:
-    from types import SimpleNamespace
+def test_core_commands_come_from_the_cores_public_list() -> None:
+    from adapters.telegram.commands import GROUP_COMMANDS, core_commands, scopes
+    from bot.app import BeloteApp, Settings
 
-    from adapters.telegram.commands import core_commands
-
-    handlers = {"table-create": 1, "join": 2}
-    plain = SimpleNamespace(_handlers=lambda: handlers, settings=SimpleNamespace())
-    assert core_commands(plain) == {"table", "join"}
-    with_cups = SimpleNamespace(
-        _handlers=lambda: handlers, settings=SimpleNamespace(tournaments=True)
-    )
-    assert {"tournament", "ladder", "stats", "leaderboard"} <= core_commands(with_cups)
+    plain = BeloteApp(store=None, settings=Settings(render_images=False))  # type: ignore[arg-type]
+    names = core_commands(plain)
+    assert names == plain.command_names()
+    assert {"table", "join", "addbot", "play", "hand", "verify"} <= names
+    assert not {"tournament", "ladder"} & names
+    group_menu = [c.command for c in scopes(names)[1][1]]
+    assert group_menu == [n for n in GROUP_COMMANDS if n in names]
+    cups = BeloteApp(store=None, settings=Settings(render_images=False, tournaments=True))  # type: ignore[arg-type]
+    assert {"tournament", "ladder", "stats", "leaderboard"} <= core_commands(cups)
     assert core_commands(object()) is None
