@@ -174,6 +174,9 @@ async def test_whole_match_in_a_group(
     tg.open_deep_link(alice, hand_button["url"])
     hand = await tg.wait_for(lambda: hand_msg(tg, adapter, alice))
     assert hand.photo is not None and hand.chat.type == "private"
+    # her turn (the bots before her have bid): nothing moves until she does
+    await tg.wait_for(lambda: hand_msg(tg, adapter, alice).callback_data())
+    await adapter.flush()
 
     # /hand typed in the group: the cards go to the private chat, the group is told so.
     count = len(tg.chat_messages(alice.id))
