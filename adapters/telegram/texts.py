@@ -33,7 +33,7 @@ ENGLISH: dict[str, str] = {
     "telegram-cmd-leave": "Leave your seat",
     "telegram-cmd-addbot": "Seat a bot: /addbot [level]",
     "telegram-cmd-start": "Start the match (in a group); open your hands (in private)",
-    "telegram-cmd-bid": "Bid: /bid pass | /bid 80 hearts | /bid coinche",
+    "telegram-cmd-bid": "Bid: /bid pass | take | C D H S | NT | AT | contre | recontre",
     "telegram-cmd-pass": "Pass (bidding)",
     "telegram-cmd-play": "Play a card: /play TD",
     "telegram-cmd-belote": "Announce belote",
