@@ -232,6 +232,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             "score": self._cmd_score,
             "seed": self._cmd_seed,
             "verify": self._cmd_verify,
+            "replay": self._cmd_replay,
             "rules": self._cmd_rules,
             "help": self._cmd_help,
             "back": self._cmd_back,

@@ -209,9 +209,12 @@ class Ceremony:
         await self._post_table(t)
         await self._post_hands(t, list(range(4)))
 
-    async def _cmd_verify(self, ctx: _Ctx) -> list[Reply]:
+    async def _finished_match(self, ctx: _Ctx, words: list[str]) -> MatchRow:
+        """The finished match of this channel that ``/verify`` or ``/replay`` is about:
+        named (``m12``) among ``words``, else the latest. Only a finished match: before
+        the reveal its seed is secret, and a replay shows every hand."""
         mid: int | None = None
-        for a in ctx.args:
+        for a in words:
             s = a.lower().lstrip("m")
             if s.isdigit():
                 mid = int(s)
@@ -225,6 +228,10 @@ class Ceremony:
             raise Refused("err-no-match-to-verify")
         if row.status == "playing":
             raise Refused("err-match-not-over", match=f"m{row.id}")
+        return row
+
+    async def _cmd_verify(self, ctx: _Ctx) -> list[Reply]:
+        row = await self._finished_match(ctx, ctx.args)
         transcript = await self.transcript(row.id)
         from bot.verify import verify_transcript
 
@@ -236,6 +243,27 @@ class Ceremony:
             return [Reply(_("verify-ok", loc, match=f"m{row.id}", checks=len(report.checks)))]
         failed = ", ".join(c.name for c in report.failed)
         return [Reply(_("verify-failed", loc, match=f"m{row.id}", failed=failed), ok=False)]
+
+    async def _cmd_replay(self, ctx: _Ctx) -> list[Reply]:
+        """``/replay [MATCH] [DEAL]``: an animated picture of one played deal of a finished
+        match (the last one when DEAL is left out), every hand shown, for the asker only."""
+        deal_words = [a for a in ctx.args if a.isdigit()]
+        row = await self._finished_match(ctx, [a for a in ctx.args if not a.isdigit()])
+        entries = await self.store.log(row.id)
+        run = MatchRun.replay(entries, 0)
+        played = [d for d in (run.match.deals if run.match else []) if d.result is not None]
+        number = int(deal_words[0]) if deal_words else len(played)
+        if not played or not 1 <= number <= len(played):
+            raise Refused("err-no-deal-to-replay", match=f"m{row.id}", deals=len(played))
+        record = played[number - 1]
+        names = [s.name for s in run.seats]
+        image = None
+        if self._render is not None:
+            image = await self._picture(
+                self._render.render_replay, record, names, tr=self._render.tr(ctx.locale)
+            )
+        text = _("replay-caption", ctx.locale, match=f"m{row.id}", deal=number, deals=len(played))
+        return [Reply(text, image=image, image_name=f"replay-m{row.id}-{number}.gif")]
 
     async def transcript(self, match_id: int) -> Any:
         """The fair-deal transcript of a match (server seed only once it is over)."""

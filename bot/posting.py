@@ -223,6 +223,7 @@ class _Renderer:
     def __init__(self, mod: Any) -> None:
         self.render_table = mod.render_table
         self.render_hand = mod.render_hand
+        self.render_replay = mod.render_replay
         self._translator = getattr(mod, "translator", None)
 
     def tr(self, locale: str) -> Any:

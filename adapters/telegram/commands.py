@@ -31,6 +31,7 @@ GROUP_COMMANDS: tuple[str, ...] = (
     "score",
     "seed",
     "verify",
+    "replay",
     "rules",
     "help",
     "back",

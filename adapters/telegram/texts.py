@@ -41,6 +41,7 @@ ENGLISH: dict[str, str] = {
     "telegram-cmd-score": "Show the score",
     "telegram-cmd-seed": "Add your own seed to the deal: /seed HEX",
     "telegram-cmd-verify": "Check that a deal was fair: /verify [match]",
+    "telegram-cmd-replay": "Watch a deal of a finished match: /replay [match] [deal]",
     "telegram-cmd-rules": "The rules of this table",
     "telegram-cmd-help": "How to play with me",
     "telegram-cmd-back": "Take your seat back",

@@ -1,0 +1,40 @@
+"""/replay: an animated picture of a played deal, only once the match is over."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from tests.core.harness import make_harness, table_with_bots
+
+
+async def test_a_replay_shows_a_played_deal_of_a_finished_match_only(tmp_path):
+    h = await make_harness(tmp_path / "b.db", seed_window=0, render_images=True)
+    await table_with_bots(h, "alice", "classic", "--target", "1")
+    await h.cmd("alice", "/start")
+
+    # while the match is on, a replay would show hands that are still secret
+    early = await h.cmd("alice", "/replay m1")
+    assert not early[0].ok and early[0].image is None
+    assert "not over" in early[0].text
+
+    await h.play_human_turns({0: "alice"})
+    run = h.table().run
+    assert run.over
+    played = [d for d in run.match.deals if d.result is not None]
+
+    replies = await h.cmd("bob", "/replay")
+    assert replies[0].ok, replies[0].text
+    assert f"deal {len(played)} of {len(played)}" in replies[0].text
+    gif = Image.open(io.BytesIO(replies[0].image))
+    assert gif.format == "GIF"
+    assert gif.n_frames >= 32  # a frame for every card of the deal
+
+    first = await h.cmd("bob", "/replay m1 1")
+    assert first[0].ok and "deal 1 of" in first[0].text
+
+    missing = await h.cmd("bob", f"/replay m1 {len(played) + 1}")
+    assert not missing[0].ok and missing[0].image is None
+    assert "/replay m1 1" in missing[0].text
+    await h.app.stop()
