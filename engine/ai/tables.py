@@ -9,6 +9,8 @@ against the engine on random positions.  Cards are ints 0..31 (``suit * 8 + rank
 
 from __future__ import annotations
 
+from engine.cards import cards_of, count
+
 NT = 4
 AT = 5
 CONTRACT_CODES = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": NT, "AT": AT}
@@ -77,18 +79,9 @@ def total_points(code: int) -> int:
 CAPOT_BONUS = 90
 
 
-def bits(mask: int) -> list[int]:
-    """The cards of a mask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def popcount(mask: int) -> int:
-    return mask.bit_count()
+# The mask helpers are the engine's own, under the names the AI reads best.
+bits = cards_of
+popcount = count
 
 
 def winner_index(code: int, trick: list[int] | tuple[int, ...]) -> int:
