@@ -177,6 +177,7 @@ async def test_whole_match_in_a_group(
     # her turn (the bots before her have bid): nothing moves until she does
     await tg.wait_for(lambda: hand_msg(tg, adapter, alice).callback_data())
     await adapter.flush()
+    hand = hand_msg(tg, adapter, alice)  # as it is now, on her turn
 
     # /hand typed in the group: the cards go to the private chat, the group is told so.
     count = len(tg.chat_messages(alice.id))
