@@ -135,7 +135,7 @@ def table_text(t: Table, locale: str, now: float | None = None) -> str:
             locale,
             table=t.tid,
             ruleset=s.ruleset,
-            target=s.target or _("target-default", locale),
+            target=s.target or RULESETS[s.ruleset].target,
             timer=int(s.timer),
         )
     ]
