@@ -191,7 +191,9 @@ async def _tournament(app: Any, user: User, channel: Channel, args: list[str]) -
         ruleset, words = _ruleset(words, _default_ruleset(app))
         numbers = _checked(replace(Numbers(), **values))
         name = " ".join(words)[:60]
-        t = await service.create(user.id, channel.id, Format(fmt_word), name, ruleset, numbers)
+        t = await service.create(
+            user.id, channel.id, Format(fmt_word), name, ruleset, numbers, locale=user.locale
+        )
         fmt_name = tt(f"tour-format-{t.format.value}", loc)
         text = tt("tour-created", loc, name=t.name, tid=t.id, format=fmt_name, ruleset=t.ruleset)
         return [Reply(text, buttons=service.page_buttons(t, loc))]
@@ -322,7 +324,14 @@ async def _ladder(app: Any, user: User, channel: Channel, args: list[str]) -> li
         numbers = _checked(replace(Numbers(), **values))
         name = " ".join(words)[:60]
         t = await service.create(
-            user.id, channel.id, Format.LADDER, name, ruleset, numbers, opens_in=opens_in
+            user.id,
+            channel.id,
+            Format.LADDER,
+            name,
+            ruleset,
+            numbers,
+            opens_in=opens_in,
+            locale=user.locale,
         )
         return [
             Reply(

@@ -205,6 +205,7 @@ class TournamentService:
         ruleset: str,
         numbers: Numbers,
         opens_in: float = 0.0,
+        locale: str = "en",
     ) -> Tournament:
         async with self._changing():
             now = self.clock.now()
@@ -219,6 +220,7 @@ class TournamentService:
                 creator=creator,
                 status="open",
                 created_at=now,
+                locale=locale,
             )
             if t.is_ladder:
                 t.opens_at = now + max(0.0, opens_in)
@@ -230,7 +232,9 @@ class TournamentService:
             self.tournaments[tid] = t
             await self.db.save(t)
             key = "tour-post-ladder-open" if t.status == "running" else "tour-post-created"
-            await self._post(t, "info", self._headline(t, key), buttons=self.page_buttons(t))
+            await self._post(
+                t, "info", self._headline(t, key), buttons=self.page_buttons(t, t.locale)
+            )
         return t
 
     async def join(self, tid: int, user_id: str, name: str) -> Tournament:
@@ -279,7 +283,9 @@ class TournamentService:
             await self.db.save(t)  # the teams and the schedule, before anything is shown
             if not t.numbers.rotate_partners:
                 teams = "\n".join(f"{e}. {self.entrant_name(t, e)}" for e in sorted(t.teams))
-                await self._post(t, "teams", tt("tour-post-teams", name=t.name, teams=teams))
+                await self._post(
+                    t, "teams", tt("tour-post-teams", t.locale, name=t.name, teams=teams)
+                )
             await self._progress(t)
             await self.db.save(t)
             return t
@@ -331,6 +337,7 @@ class TournamentService:
             lines = [
                 tt(
                     "tour-post-pairing",
+                    t.locale,
                     match=m.id,
                     a=self.side_name(t, m.a),
                     b=self.side_name(t, m.b),
@@ -338,9 +345,11 @@ class TournamentService:
                 for m in ev.round_matches(plan.round)
                 if not m.decided
             ]
-            lines += [tt("tour-post-bye", who=self.entrant_name(t, e)) for e in plan.byes]
-            lines.append(tt("tour-post-seat", minutes=t.numbers.round_minutes))
-            text = tt("tour-post-round", name=t.name, round=plan.round, lines="\n".join(lines))
+            lines += [tt("tour-post-bye", t.locale, who=self.entrant_name(t, e)) for e in plan.byes]
+            lines.append(tt("tour-post-seat", t.locale, minutes=t.numbers.round_minutes))
+            text = tt(
+                "tour-post-round", t.locale, name=t.name, round=plan.round, lines="\n".join(lines)
+            )
             await self._post(t, f"round:{plan.round}", text)
 
     async def _open_tables(self, t: Tournament) -> None:
@@ -414,14 +423,14 @@ class TournamentService:
         if no_pairing is not None:
             r, kind = no_pairing
             key = "tour-post-no-pairing-bye" if kind == "bye" else "tour-post-no-pairing"
-            text = tt(key, name=t.name, round=r)
+            text = tt(key, t.locale, name=t.name, round=r)
             await self._post(t, "no-pairing", text)
             await self._post(t, "no-pairing", text, to_user=t.creator)
         winner = ""
         table = ev.standings() if ev is not None else []
         if table and not (ev is not None and ev.format is Format.ELIMINATION and not ev.champion):
-            winner = tt("tour-post-winner", who=self.entrant_name(t, table[0].entrant))
-        await self._post(t, "over", tt("tour-post-over", name=t.name, winner=winner))
+            winner = tt("tour-post-winner", t.locale, who=self.entrant_name(t, table[0].entrant))
+        await self._post(t, "over", tt("tour-post-over", t.locale, name=t.name, winner=winner))
         await self.post_standings(t)
 
     # ------------------------------------------------------------------ from the tables
@@ -512,7 +521,7 @@ class TournamentService:
             elif d.kind == "ladder-open":
                 t.status = "running"
                 text = self._headline(t, "tour-post-ladder-open")
-                await self._post(t, "info", text, buttons=self.page_buttons(t))
+                await self._post(t, "info", text, buttons=self.page_buttons(t, t.locale))
             elif d.kind == "ladder-close":
                 await self._close_ladder(t)
             await self.db.save(t)
@@ -541,7 +550,9 @@ class TournamentService:
             self._retire_team(t, e, now, "partner-out")
         ev.withdraw(*gone)
         await self._post(
-            t, f"no-show:{match_id}", tt("tour-post-no-show", name=t.name, who=", ".join(names))
+            t,
+            f"no-show:{match_id}",
+            tt("tour-post-no-show", t.locale, name=t.name, who=", ".join(names)),
         )
         await self._progress(t)
 
@@ -557,7 +568,13 @@ class TournamentService:
         if m.decided:
             return
         ev.record(m.id, Outcome.BOTH_LOSE, forfeit=False)
-        text = tt("tour-post-time", name=t.name, match=m.id, loser=tt("tour-post-time-both"))
+        text = tt(
+            "tour-post-time",
+            t.locale,
+            name=t.name,
+            match=m.id,
+            loser=tt("tour-post-time-both", t.locale),
+        )
         await self._post(t, f"time:{match_id}", text)
         await self._progress(t)
 
@@ -611,7 +628,9 @@ class TournamentService:
             return
         self._retire_team(t, p.entrant, now, "partner-left")
         t.event.withdraw(p.entrant)
-        await self._post(t, f"left:{p.user_id}", tt("tour-post-withdrew", name=t.name, who=p.name))
+        await self._post(
+            t, f"left:{p.user_id}", tt("tour-post-withdrew", t.locale, name=t.name, who=p.name)
+        )
         await self._progress(t)
 
     # ------------------------------------------------------------------ results by hand
@@ -708,7 +727,7 @@ class TournamentService:
         t.end_reason = "closed"
         for key in list(t.deadlines):
             self._disarm(t, key)
-        await self._post(t, "over", tt("tour-post-ladder-closed", name=t.name))
+        await self._post(t, "over", tt("tour-post-ladder-closed", t.locale, name=t.name))
         await self.post_standings(t)
 
     # ------------------------------------------------------------------ tables and pages
@@ -791,9 +810,10 @@ class TournamentService:
     def _headline(self, t: Tournament, key: str) -> str:
         return tt(
             key,
+            t.locale,
             name=t.name,
             tid=t.id,
-            format=tt(f"tour-format-{t.format.value}"),
+            format=tt(f"tour-format-{t.format.value}", t.locale),
             ruleset=t.ruleset,
             closes=day_text(t.closes_at) if t.closes_at else "",
         )

@@ -88,6 +88,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         *RATINGS_SCHEMA,
     ),
+    ("ALTER TABLE tournaments ADD COLUMN locale TEXT NOT NULL DEFAULT 'en'",),
 )
 
 
@@ -147,6 +148,7 @@ class Tournament:
     players: dict[str, Player] = field(default_factory=dict)
     tables: dict[int, TableSlot] = field(default_factory=dict)
     deadlines: dict[str, Deadline] = field(default_factory=dict)
+    locale: str = "en"  # the organiser's: the language of the event's posts
 
     @property
     def is_ladder(self) -> bool:
@@ -248,8 +250,8 @@ class TournamentDB:
         c = self.conn
         await c.execute(
             "INSERT OR REPLACE INTO tournaments (id, channel, name, format, ruleset, numbers,"
-            " creator, status, created_at, opens_at, closes_at, state, teams, end_reason)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " creator, status, created_at, opens_at, closes_at, state, teams, end_reason, locale)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 t.id,
                 t.channel,
@@ -265,6 +267,7 @@ class TournamentDB:
                 json.dumps(t.event.to_json()) if t.event is not None else None,
                 json.dumps({str(k): v for k, v in t.teams.items()}),
                 t.end_reason,
+                t.locale,
             ),
         )
         await c.execute("DELETE FROM tournament_players WHERE tournament_id = ?", (t.id,))
@@ -316,7 +319,7 @@ class TournamentDB:
         out = []
         async with self.conn.execute(
             "SELECT id, channel, name, format, ruleset, numbers, creator, status, created_at,"
-            " opens_at, closes_at, state, teams, end_reason FROM tournaments ORDER BY id"
+            " opens_at, closes_at, state, teams, end_reason, locale FROM tournaments ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
         for r in rows:
@@ -335,6 +338,7 @@ class TournamentDB:
                 event=load_event(json.loads(r[11])) if r[11] else None,
                 teams={int(k): v for k, v in json.loads(r[12]).items()},
                 end_reason=r[13],
+                locale=r[14],
             )
             await self._load_parts(t)
             out.append(t)

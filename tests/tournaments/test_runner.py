@@ -474,3 +474,24 @@ async def test_only_the_players_of_a_table_can_take_its_seats(rig: Rig) -> None:
     ref = rig.host.live()[0]
     await rig.svc.on_seated(ref, "stranger")
     assert t.tables[rig.host.opened[ref].match_id].seated == set()
+
+
+async def test_the_event_posts_in_its_organisers_language_even_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    clock, host = FakeClock(), FakeHost()
+    rig = Rig(tmp_path / "bot.db", clock, host)
+    await rig.boot()
+    t = await rig.svc.create(
+        "u1", "test:guild/chan", Format.SWISS, "Coupe", "club", Numbers(rounds=2), locale="fr"
+    )
+    for i in range(1, 9):
+        await rig.svc.join(t.id, f"u{i}", f"P{i}")
+    await rig.crash()
+    svc = await rig.boot()
+    assert svc.get(t.id).locale == "fr"  # kept in the database
+    await svc.start_event(t.id, "u1", False)
+    teams = [p for p in rig.platform.posts if p.key == f"tournament:{t.id}:teams"]
+    assert teams and "les équipes pour tout le tournoi" in teams[-1].text
+    assert any("ronde 1" in p.text for p in rig.platform.posts)
+    assert not any("the teams for the whole event" in p.text for p in rig.platform.posts)
