@@ -224,10 +224,15 @@ async def test_whole_match_in_a_group(
     assert commitment in over.text
     seed = over.text.split("server seed was ")[1].split(" ")[0]
     # the table message shows the result and the seed; the hand has nothing left to press
-    final_table = table_msg(tg, adapter, group)
-    assert seed in final_table.shown_text and "wins the match" in final_table.shown_text
-    final_hand = hand_msg(tg, adapter, alice)
-    assert final_hand.callback_data() == [] and "is over" in final_hand.shown_text
+    # (both are posted after the reveal: wait for them rather than race the core)
+    final_table = await tg.wait_for(
+        lambda: (m := table_msg(tg, adapter, group)) and seed in m.shown_text and m
+    )
+    assert "wins the match" in final_table.shown_text
+    final_hand = await tg.wait_for(
+        lambda: (m := hand_msg(tg, adapter, alice)) and "is over" in m.shown_text and m
+    )
+    assert final_hand.callback_data() == []
     assert final_hand.photo is not None
     verified = await command(tg, adapter, bob, group, "/verify")
     assert "checks passed" in verified.text
