@@ -239,6 +239,10 @@ async def test_whole_match_with_restart(world: World) -> None:
     seed = app.tables[1].run.server_seed.hex()
     await fake.wait_for(lambda: seed in fake.messages[table_id]["content"])
     assert "wins the match" in fake.messages[table_id]["content"]
+    # the hands are posted after the table message: wait for them too
+    await fake.wait_for(
+        lambda: any("is over" in m["content"] for m in fake.ephemeral_messages(alice))
+    )
     final = max(fake.ephemeral_messages(alice), key=lambda m: fake.meta[m["id"]].updated)
     assert "is over" in final["content"] and seed in final["content"]
     assert fake.buttons(final["id"]) == []
