@@ -26,7 +26,7 @@ from bot.inputs import Refused
 from bot.inputs import is_table_id as _is_table_id
 from bot.lobby import Lobby
 from bot.platform import Channel, NullPlatform, Platform, Reply, User
-from bot.posting import Posting, _load_renderer
+from bot.posting import Posting, Renderer
 from bot.scheduler import ApsScheduler, Scheduler
 from bot.store import Deadline, LogEntry, Store, Write
 from bot.table import MatchRun, Table, ai_seed
@@ -85,7 +85,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self._idle = asyncio.Event()
         self.latencies: list[float] = []
         self.actions_applied = 0
-        self._render = _load_renderer() if self.settings.render_images else None
+        self._render = Renderer() if self.settings.render_images else None
         self._started = False
         self.tournaments: Any = None  # the TournamentService, when attached
         self._hooks: set[asyncio.Task[None]] = set()

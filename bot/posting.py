@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot import texts
+from bot import render, texts
 from bot.i18n import _, has_text
 from bot.platform import Button, Channel, Post
 from bot.table import Table
@@ -219,28 +219,16 @@ def _rows(buttons: list[Button], width: int = 5) -> list[tuple[Button, ...]]:
     return [tuple(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
-class _Renderer:
-    def __init__(self, mod: Any) -> None:
-        self.render_table = mod.render_table
-        self.render_hand = mod.render_hand
-        self.render_replay = mod.render_replay
-        self._translator = getattr(mod, "translator", None)
+class Renderer:
+    """The pictures of ``bot/render``, their texts translated through the one catalog."""
 
-    def tr(self, locale: str) -> Any:
-        """The renderer's by-English-text translation, through the one catalog."""
-        if self._translator is None:
-            return lambda text: text
-        return self._translator(
+    render_table = staticmethod(render.render_table)
+    render_hand = staticmethod(render.render_hand)
+    render_replay = staticmethod(render.render_replay)
+
+    @staticmethod
+    def tr(locale: str) -> Any:
+        """The renderer's by-English-text translation for ``locale``."""
+        return render.translator(
             lambda key: _(key, locale) if has_text(key, locale) or has_text(key) else key
         )
-
-
-def _load_renderer() -> _Renderer | None:
-    try:
-        import bot.render as mod
-
-        if hasattr(mod, "render_table") and hasattr(mod, "render_hand"):
-            return _Renderer(mod)
-    except Exception:
-        log.info("no renderer: posts go out as text only")
-    return None

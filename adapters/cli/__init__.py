@@ -17,7 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "adapters.cli.engine_commands",  # deck, legal, bench
     "adapters.cli.ai_commands",  # arena
     "adapters.cli.verify_command",  # verify (fair deal)
-    "adapters.cli.bot_commands",  # run, export, verify
+    "adapters.cli.bot_commands",  # run, export
     "adapters.cli.tournament_commands",  # tournament simulate
 )
 
@@ -28,13 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command")
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue  # that command family is not built yet
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 
