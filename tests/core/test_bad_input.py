@@ -52,6 +52,9 @@ async def test_each_bad_input_is_refused_and_changes_nothing(tmp_path):
         ("alice", "/addbot wizard", None, "levels"),
         ("carol", "/kick 1 t1", None, "host"),
         ("alice", "/verify m99", None, "No finished match"),
+        ("alice", "/replay m99", None, "No finished match"),
+        ("alice", "/replay xyz", None, "named like m12"),
+        ("alice", "/replay m1", None, "not over"),
         ("alice", "/play 7C t9", None, "no open table t9"),
     ]
     if illegal_held is not None:
