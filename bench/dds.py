@@ -1,10 +1,13 @@
 """Double-dummy solver speed: median time and nodes per second by cards left.
 
-    python bench/dds.py [--positions N] [--seed S]
+    python bench/dds.py [--positions N] [--seed S] [--root] [--python]
 
 Random deals of the club ruleset (suit contracts) and the Bulgarian one (all six
-contracts), cut to 12, 16, 20 and 24 cards left at a trick boundary; each position is
-solved from scratch (fresh transposition table) for its exact value.
+contracts), cut to 12, 16, 20, 24, 28 and 32 cards left at a trick boundary; each position
+is solved from scratch (fresh transposition table) for its exact value, or with
+``--root`` for every legal card's value (what the expert's search asks).  The compiled
+core (engine/ai/_dds.c) by default; ``--python`` times the pure-Python ``Solver`` (up to
+24 cards: a whole deal takes it seconds).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.ai.solver import Position, Solver
+from engine.ai.solver import COMPILED, Position, Solver, solve, solve_root
 from engine.ai.tables import BULGARIAN, CLUB
 
 
@@ -42,21 +45,26 @@ def main() -> None:
         action="store_true",
         help="time root_values (every legal card) instead of one value",
     )
+    parser.add_argument("--python", action="store_true", help="time the pure-Python solver")
     args = parser.parse_args()
+    compiled = COMPILED and not args.python
+    what = "every root card" if args.root else "one value"
+    print(f"solver: {'compiled (engine/ai/_dds.c)' if compiled else 'pure Python'}, {what}")
     print(f"{'cards':>5} {'median ms':>10} {'p90 ms':>9} {'nodes med':>10} {'knodes/s':>9}")
-    for left in (12, 16, 20, 24):
+    for left in (12, 16, 20, 24, 28, 32) if compiled else (12, 16, 20, 24):
         rng = random.Random(f"{args.seed}|{left}")
         times, nodes = [], []
         for _ in range(args.positions):
             pos = position(rng, left)
-            solver = Solver(pos.kind, pos.code, 0)
             t0 = time.perf_counter()
-            if args.root:
-                solver.root_values(pos)
+            if compiled:
+                n = (solve_root(pos, 0) if args.root else solve(pos, 0))[1]
             else:
-                solver.value(pos)
+                solver = Solver(pos.kind, pos.code, 0)
+                solver.root_values(pos) if args.root else solver.value(pos)
+                n = solver.nodes
             times.append(time.perf_counter() - t0)
-            nodes.append(solver.nodes)
+            nodes.append(n)
         rate = sum(nodes) / sum(times) / 1000
         p90 = sorted(times)[int(0.9 * (len(times) - 1))]
         print(

@@ -34,6 +34,12 @@ def register(subparsers) -> None:
         help="time budget per decision in seconds for hard/expert (default: none, "
         "fixed sample counts, fully reproducible)",
     )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes playing decks in parallel (same results as one process)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.set_defaults(func=_arena)
 
@@ -41,6 +47,9 @@ def register(subparsers) -> None:
 def _arena(args: argparse.Namespace) -> int:
     if args.deals < 1:
         print("--deals must be at least 1.", file=sys.stderr)
+        return 2
+    if args.jobs < 1:
+        print("--jobs must be at least 1.", file=sys.stderr)
         return 2
 
     def progress(report) -> None:
@@ -62,6 +71,7 @@ def _arena(args: argparse.Namespace) -> int:
         clock=time.perf_counter,
         progress=progress,
         budget_s=args.budget,
+        jobs=args.jobs,
     )
     for line in report.lines():
         print(line)

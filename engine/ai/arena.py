@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from engine.ai.player import choose_action
@@ -55,6 +56,15 @@ class LevelStats:
     deals: int = 0
     contres: int = 0  # Contre / Recontre said by this level
     contres_won: int = 0  # ... on deals its team won
+
+    def merge(self, other: LevelStats) -> None:
+        self.times.extend(other.times)
+        self.contracts += other.contracts
+        self.made += other.made
+        self.margin += other.margin
+        self.deals += other.deals
+        self.contres += other.contres
+        self.contres_won += other.contres_won
 
     def summary(self) -> dict:
         t = sorted(self.times)
@@ -166,6 +176,55 @@ def play_deal(
     return None
 
 
+def play_deck(
+    ruleset: str,
+    a: str,
+    b: str,
+    seed: int,
+    i: int,
+    clock: Callable[[], float] | None = None,
+    budget_s: float | None = None,
+) -> tuple[float, dict[str, LevelStats]]:
+    """Duplicate deal ``i``: the deck played at two tables with the teams swapped.
+
+    Returns A's mean lead over the two tables and the levels' figures for this deck, so
+    decks can be played in any order (or in parallel) and merged.
+    """
+    stats = {a: LevelStats(), b: LevelStats()}
+    bulgarian = ruleset == "bulgarian"
+    decks = deck_source(seed, i)
+    diffs = []
+    for table in range(2):
+        levels = (a, b, a, b) if table == 0 else (b, a, b, a)
+        a_team = 0 if table == 0 else 1
+        record = play_deal(
+            ruleset, levels, decks, seed * 100_003 + i * 2 + table, clock, stats, budget_s
+        )
+        if record is None:
+            diffs.append(0.0)
+            continue
+        result = record.result
+        pts = raw_points(result, bulgarian)
+        diffs.append(pts[a_team] - pts[1 - a_team])
+        taker_team = result.contract.taker_team
+        taker_level = levels[result.contract.taker]
+        for name in dict.fromkeys((a, b)):
+            stats[name].deals += 1
+        st = stats[taker_level]
+        st.contracts += 1
+        st.made += result.outcome == "made"
+        st.margin += result.totals[taker_team] - result.totals[1 - taker_team]
+        for seat, text in record.actions:
+            if text in ("contre", "recontre"):
+                stats[levels[seat]].contres += 1
+                stats[levels[seat]].contres_won += pts[seat % 2] > pts[1 - seat % 2]
+    return sum(diffs) / 2, stats
+
+
+def _play_deck_job(job: tuple) -> tuple[float, dict[str, LevelStats]]:
+    return play_deck(*job)
+
+
 def run_arena(
     ruleset: str,
     a: str,
@@ -175,38 +234,23 @@ def run_arena(
     clock: Callable[[], float] | None = None,
     progress: Callable[[ArenaReport], None] | None = None,
     budget_s: float | None = None,
+    jobs: int = 1,
 ) -> ArenaReport:
+    """Play ``deals`` duplicate decks; with ``jobs`` > 1 the decks are shared among that
+    many processes (same results: every deck depends only on the seed and its index)."""
     stats = {a: LevelStats(), b: LevelStats()}
     per_deck: list[float] = []
-    bulgarian = ruleset == "bulgarian"
-    for i in range(deals):
-        decks = deck_source(seed, i)
-        diffs = []
-        for table in range(2):
-            levels = (a, b, a, b) if table == 0 else (b, a, b, a)
-            a_team = 0 if table == 0 else 1
-            record = play_deal(
-                ruleset, levels, decks, seed * 100_003 + i * 2 + table, clock, stats, budget_s
-            )
-            if record is None:
-                diffs.append(0.0)
-                continue
-            result = record.result
-            pts = raw_points(result, bulgarian)
-            diffs.append(pts[a_team] - pts[1 - a_team])
-            taker_team = result.contract.taker_team
-            taker_level = levels[result.contract.taker]
-            for name in dict.fromkeys((a, b)):
-                stats[name].deals += 1
-            st = stats[taker_level]
-            st.contracts += 1
-            st.made += result.outcome == "made"
-            st.margin += result.totals[taker_team] - result.totals[1 - taker_team]
-            for seat, text in record.actions:
-                if text in ("contre", "recontre"):
-                    stats[levels[seat]].contres += 1
-                    stats[levels[seat]].contres_won += pts[seat % 2] > pts[1 - seat % 2]
-        per_deck.append(sum(diffs) / 2)
-        if progress:
-            progress(ArenaReport(ruleset, a, b, list(per_deck), stats))
+    work = [(ruleset, a, b, seed, i, clock, budget_s) for i in range(deals)]
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        results = pool.map(_play_deck_job, work) if pool else map(_play_deck_job, work)
+        for lead, deck_stats in results:
+            per_deck.append(lead)
+            for name, st in deck_stats.items():
+                stats[name].merge(st)
+            if progress:
+                progress(ArenaReport(ruleset, a, b, list(per_deck), stats))
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
     return ArenaReport(ruleset, a, b, per_deck, stats)

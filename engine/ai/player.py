@@ -25,9 +25,10 @@ HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), no
 EXPERT_PLAN = SearchPlan(
     (
         Tier(16, 128, exact=True),
-        Tier(32, 192, exact=False),
+        Tier(24, 96, exact=True),
+        Tier(32, 48, exact=True),
     ),
-    node_budget=500_000,
+    node_budget=40_000_000,
     infer_plays=True,
     bias=False,  # the plays weigh the samples instead of the crude auction prior (measured)
 )

@@ -17,7 +17,7 @@ from engine.ai.heuristic import normal_card
 from engine.ai.knowledge import Knowledge
 from engine.ai.sampler import sample_hands
 from engine.ai.scoring import deal_value
-from engine.ai.solver import NodeLimit, Position, Solver
+from engine.ai.solver import NodeLimit, Position, solve, solve_root
 from engine.ai.tables import (
     CAPOT_BONUS,
     FULL,
@@ -143,7 +143,7 @@ def rollout(
             trick = []
             if tail and (hands[0] | hands[1] | hands[2] | hands[3]).bit_count() <= tail:
                 pos = Position(kind, code, hands, leader, [], won)
-                return diff + Solver(kind, code, 0).value(pos)
+                return diff + solve(pos, 0)[0]
         hand = hands[seat]
         if not hand:
             break
@@ -219,12 +219,11 @@ def choose_card(
         pos = Position(k.kind, k.code, hands, k.leader, list(k.trick), k.won)
         values = None
         if use_dd and nodes_left > 0:
-            solver = Solver(k.kind, k.code, my_team, max_nodes=nodes_left)
             try:
-                values = solver.root_values(pos)
+                values, nodes = solve_root(pos, my_team, nodes_left)
+                nodes_left -= nodes
             except NodeLimit:
-                values = None
-            nodes_left -= solver.nodes
+                values, nodes_left = None, 0
         if values is None:
             values = {}
             for c in cards:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.ai.solver import Position, Solver, minimax_values
+from engine.ai.solver import NodeLimit, Position, Solver, minimax_values, solve, solve_root
 from engine.ai.tables import BULGARIAN, CLASSIC, CLUB, bits, legal_mask
 
 
@@ -62,3 +62,75 @@ def test_capot_bonus_counts() -> None:
     # J of clubs, 7 of diamonds, 9 of clubs, 7 of hearts: seat 0 leads J, seat 2 follows.
     values = Solver(CLUB, 0, 0).root_values(pos)
     assert values == {4: 20 + 14 + 10 + 90}
+
+
+# -- the compiled core (engine/ai/_dds.c) -----------------------------------------------
+
+
+def test_the_compiled_solver_was_built() -> None:
+    """`pip install -e .` compiles the solver; without it the expert searches far less."""
+    from engine.ai import solver
+
+    assert solver.COMPILED, "engine/ai/_dds.c was not built: is a C compiler installed?"
+
+
+@pytest.mark.parametrize("kind", [CLASSIC, CLUB, BULGARIAN])
+@pytest.mark.parametrize("per_hand", [1, 2, 3])
+def test_compiled_root_values_equal_full_minimax(kind: int, per_hand: int) -> None:
+    rng = random.Random(500 + 100 * kind + per_hand)
+    for _ in range(60 if per_hand < 3 else 25):
+        pos = random_ending(rng, kind, per_hand)
+        team = rng.randrange(2)
+        values, nodes = solve_root(pos, team)
+        assert values == minimax_values(pos, team)
+        assert nodes > 0
+
+
+@pytest.mark.parametrize("kind", [CLASSIC, CLUB, BULGARIAN])
+def test_compiled_solver_equals_the_python_solver_on_longer_endings(kind: int) -> None:
+    rng = random.Random(900 + kind)
+    for _ in range(12):
+        pos = random_ending(rng, kind, rng.choice([4, 5]))
+        team = rng.randrange(2)
+        assert solve_root(pos, team)[0] == Solver(kind, pos.code, team).root_values(pos)
+        assert solve(pos, team)[0] == Solver(kind, pos.code, team).value(pos)
+
+
+def test_compiled_solver_leaves_the_position_untouched() -> None:
+    pos = random_ending(random.Random(3), CLUB, 5)
+    before = pos.copy()
+    solve_root(pos, 0)
+    assert (pos.hands, pos.trick, pos.leader, pos.won) == (
+        before.hands,
+        before.trick,
+        before.leader,
+        before.won,
+    )
+
+
+def test_compiled_solver_stops_at_its_node_budget() -> None:
+    pos = random_ending(random.Random(4), BULGARIAN, 6)
+    with pytest.raises(NodeLimit):
+        solve_root(pos, 0, max_nodes=50)
+    values, nodes = solve_root(pos, 0)  # and a later solve is unaffected
+    assert nodes > 50 and values
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(code=6),
+        dict(hands=[0, 0, 0]),
+        dict(hands=[1 << 33, 0, 0, 0]),
+        dict(trick=[40]),
+        dict(trick=[1, 2, 3, 4]),
+        dict(leader=4),
+    ],
+)
+def test_compiled_solver_refuses_malformed_positions(bad: dict) -> None:
+    from engine.ai import _dds
+
+    args = dict(kind=CLUB, code=0, team=0, hands=[1, 2, 4, 8], leader=0, trick=[], won=0)
+    args.update(bad)
+    with pytest.raises((ValueError, TypeError, OverflowError)):
+        _dds.root_values(*args.values())
