@@ -36,6 +36,7 @@ static int POWER[6][32];
 static int POINTS[6][32];
 static uint32_t ABOVE[6][32];
 static int ORDER[6][4][8]; /* cards of each suit, strongest first */
+static int BYTE_POINTS[6][4][256]; /* points of any set of cards of one suit */
 
 static void build_tables(void) {
     for (int code = 0; code < 6; code++) {
@@ -54,6 +55,13 @@ static void build_tables(void) {
                 if (POWER[code][other] > POWER[code][card]) m |= 1u << other;
             ABOVE[code][card] = m;
         }
+        for (int suit = 0; suit < 4; suit++)
+            for (int set = 0; set < 256; set++) {
+                int sum = 0;
+                for (int r = 0; r < 8; r++)
+                    if (set >> r & 1) sum += POINTS[code][suit * 8 + r];
+                BYTE_POINTS[code][suit][set] = sum;
+            }
         for (int suit = 0; suit < 4; suit++) {
             int *o = ORDER[code][suit];
             for (int i = 0; i < 8; i++) o[i] = suit * 8 + i;
@@ -314,6 +322,14 @@ static int search(State *s, int alpha, int beta) {
             }
             if (one_each) return last_trick(s);
         }
+        /* No line can win more than every point left (and the capot, while possible). */
+        const int(*bp)[256] = BYTE_POINTS[s->code];
+        int left = bp[0][all & 0xFF] + bp[1][all >> 8 & 0xFF] + bp[2][all >> 16 & 0xFF] +
+                   bp[3][all >> 24] + (s->code == NT ? 20 : 10);
+        int most = left + ((s->won >> (1 - s->max_team)) & 1 ? 0 : CAPOT_BONUS);
+        int least = -left - ((s->won >> s->max_team) & 1 ? 0 : CAPOT_BONUS);
+        if (most <= alpha) return most;
+        if (least >= beta) return least;
         meta = s->leader | s->won << 2;
         const Entry *e = &table[tt_index(s->hands, meta)];
         if (e->gen == generation && e->meta == meta && e->h[0] == s->hands[0] &&
@@ -340,8 +356,18 @@ static int search(State *s, int alpha, int beta) {
     if (nm > 1) order_moves(s, moves, nm, others, hint);
     int best = maximizing ? -INF : INF, best_move = -1;
     for (int i = 0; i < nm; i++) {
-        int card = moves[i];
-        int v = play_and_search(s, card, alpha, beta);
+        int card = moves[i], v;
+        if (i == 0 || beta - alpha <= 1) {
+            v = play_and_search(s, card, alpha, beta);
+        } else if (maximizing) {
+            /* Principal variation search: prove the later moves no better with a null
+             * window, and search again only the one that is. */
+            v = play_and_search(s, card, alpha, alpha + 1);
+            if (!s->aborted && v > alpha && v < beta) v = play_and_search(s, card, v, beta);
+        } else {
+            v = play_and_search(s, card, beta - 1, beta);
+            if (!s->aborted && v < beta && v > alpha) v = play_and_search(s, card, alpha, v);
+        }
         if (s->aborted) return 0;
         if (maximizing) {
             if (v > best) {

@@ -24,9 +24,9 @@ from engine.ai.tables import CONTRACT_CODES
 HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), node_budget=60_000)
 EXPERT_PLAN = SearchPlan(
     (
-        Tier(16, 128, exact=True),
-        Tier(24, 96, exact=True),
-        Tier(32, 48, exact=True),
+        Tier(16, 160, exact=True),
+        Tier(24, 128, exact=True),
+        Tier(32, 96, exact=True),
     ),
     node_budget=40_000_000,
     infer_plays=True,
