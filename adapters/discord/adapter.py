@@ -15,6 +15,13 @@ Outbound, :meth:`DiscordAdapter.deliver` is the core's ``Platform``:
   and it is now this player's turn) edits the player's hand through the webhook of their
   latest interaction, or is sent as a follow-up of it, while that token lives (15 min).
   Every click refreshes that token, so an active player's hand stays live.
+- when no live interaction can show a private post (the player has been idle for 15
+  minutes, or the bot restarted since they last clicked), it goes by direct message, with
+  the same picture and buttons; later versions of the same post edit that DM in place
+  until the player interacts again (then ephemeral takes over). The DM's buttons carry the
+  table's place (see ``ids.place_of``), so a click there reaches the table's channel in the
+  core. A user whose settings refuse DMs (403, code 50007) keeps today's behaviour: the
+  table message says whose turn it is, and their next click brings the hand back.
 
 The core decides who may do what; the adapter never refuses anything itself.
 """
@@ -32,8 +39,16 @@ from typing import Protocol
 
 import discord
 
-from adapters.discord.ids import channel_of, channel_snowflake, user_of
-from adapters.discord.messages import Person, PrivateMessage, PublicMessages
+from adapters.discord.ids import (
+    channel_of,
+    channel_of_place,
+    channel_snowflake,
+    guild_snowflake,
+    place_of,
+    user_of,
+    user_snowflake,
+)
+from adapters.discord.messages import Person, PrivateMessage, PublicMessages, dm_key
 from adapters.discord.widgets import Shown, shown
 from bot.i18n import _, has_text
 from bot.platform import Channel, Post, Reply, User
@@ -81,10 +96,20 @@ PERMISSIONS_HINT = (
     "I cannot post the table in this channel: please give me View Channel, Send Messages "
     "and Attach Files here."
 )
+DM_SENT_HINT = "{name}, your hand was sent to you by direct message."
+#: Discord's JSON code for "Cannot send messages to this user" (DMs closed, or blocked).
+CANNOT_MESSAGE_USER = 50007
 
 
-def _text(msgid: str, locale: str, fallback: str) -> str:
-    return _(msgid, locale) if has_text(msgid) else fallback
+def _text(msgid: str, locale: str, fallback: str, **kwargs: object) -> str:
+    if has_text(msgid):
+        return _(msgid, locale, **kwargs)
+    return fallback.format(**kwargs) if kwargs else fallback
+
+
+def _in_dm(interaction: discord.Interaction) -> bool:
+    """Did this interaction happen in a direct message (no server)?"""
+    return interaction.guild_id is None
 
 
 class DiscordAdapter:
@@ -109,6 +134,9 @@ class DiscordAdapter:
         self._seq = itertools.count(1)
         self._public_locks: dict[str, asyncio.Lock] = {}
         self._public_wanted: dict[str, int] = {}  # key -> newest seq asked for
+        # users whose settings refused a DM: not asked again until they interact (a new
+        # try per post would only repeat Discord's 403)
+        self._dm_refused: set[str] = set()
 
     # ------------------------------------------------------------------ outbound
 
@@ -127,10 +155,8 @@ class DiscordAdapter:
         ):
             answering.pending.append((seq, post))
             return
-        person = self.people.get((post.to_user, post.channel.id))
-        if person is None:
-            log.info("post %s: user has not used the bot since it started", post.key)
-            return
+        # a user not seen since the start has a private side too: a direct message
+        person = self.people.setdefault((post.to_user, post.channel.id), Person())
         person.wanted[post.key] = max(seq, person.wanted.get(post.key, 0))
         async with person.lock:
             if seq < person.wanted[post.key]:
@@ -170,11 +196,12 @@ class DiscordAdapter:
         """A private post outside its user's interaction; the caller holds person.lock."""
         if seq < person.applied.get(post.key, 0):
             return
-        view = shown(post.text, post.image, post.image_name, post.buttons)
+        plain = shown(post.text, post.image, post.image_name, post.buttons)
         now = self.now()
         person.prune(now)
-        message = person.find(post.key, adopt=_adoptable(post.key, view))
+        message = person.find(post.key, adopt=_adoptable(post.key, plain))
         if message is not None:
+            view = self._private_view(post, message.interaction)
             try:
                 if message.original:
                     await message.interaction.edit_original_response(**view.edit_kwargs())
@@ -188,9 +215,11 @@ class DiscordAdapter:
                 log.info("could not edit %s (%s): sending it anew", post.key, exc.status)
                 person.drop(message.message_id)
         latest = person.fresh_latest(now)
-        if latest is None:
-            log.info("post %s: no live interaction of that user to show it with", post.key)
+        if latest is None or _in_dm(latest):
+            # nothing ephemeral can show it (or they play in the DM): a direct message
+            await self._show_by_dm(person, post, seq)
             return
+        view = self._private_view(post, latest)
         try:
             sent = await latest.followup.send(ephemeral=True, wait=True, **view.send_kwargs())
         except discord.HTTPException as exc:
@@ -198,6 +227,70 @@ class DiscordAdapter:
             return
         person.remember(sent.id, latest, person.latest_at, post.key, view.rich, original=False)
         person.applied[post.key] = seq
+
+    def _private_view(self, post: Post, interaction: discord.Interaction) -> Shown:
+        """A private post as shown through ``interaction``: in a DM its buttons carry the
+        table's place, as the click there comes from the DM channel."""
+        place = place_of(post.channel) if _in_dm(interaction) else None
+        return shown(post.text, post.image, post.image_name, post.buttons, place)
+
+    async def _show_by_dm(self, person: Person, post: Post, seq: int) -> None:
+        """A private post no live interaction can show: edit the user's DM showing this
+        post key, or send a new DM; the caller holds person.lock.
+
+        The DM is an ordinary message of the bot (it may edit it for ever), so its id is
+        kept in the persisted map and survives a restart. A user who refuses DMs is logged
+        (their id only) and not asked again until they interact."""
+        user_id = post.to_user or ""
+        user = user_snowflake(user_id)
+        place = place_of(post.channel)
+        if user is None or place is None or user_id in self._dm_refused:
+            log.info("post %s: no live interaction of that user to show it with", post.key)
+            return
+        view = shown(post.text, post.image, post.image_name, post.buttons, place)
+        key = dm_key(user_id, post.key)
+        known = self.public.get(key)
+        try:
+            if known is not None:
+                dm = self.client.get_partial_messageable(known[0], type=discord.ChannelType.private)
+                try:
+                    await dm.get_partial_message(known[1]).edit(**view.edit_kwargs())
+                    person.applied[post.key] = seq
+                    return
+                except discord.NotFound:
+                    self.public.forget(key)  # gone (the DM channel closed): send it anew
+            channel = await self.client.create_dm(discord.Object(id=user))
+            message = await channel.send(**view.send_kwargs())
+        except discord.HTTPException as exc:
+            if isinstance(exc, discord.Forbidden) and exc.code == CANNOT_MESSAGE_USER:
+                log.info("post %s: user %s does not accept direct messages", post.key, user)
+                self._dm_refused.add(user_id)
+            else:
+                log.warning(
+                    "could not send %s by direct message: %s %s", post.key, exc.status, exc.code
+                )
+            return
+        self.public.set(key, channel.id, message.id)
+        person.applied[post.key] = seq
+        log.info("post %s: sent to user %s by direct message", post.key, user)
+        if post.key.startswith("hand:"):
+            await self._tell_dm_sent(post.channel, user, person)
+
+    async def _tell_dm_sent(self, channel: Channel, user: int, person: Person) -> None:
+        """One line in the table's channel when a new DM carries a hand, so the player (and
+        the table) know where to look; the mention does not ping (allowed mentions: none)."""
+        channel_id = channel_snowflake(channel)
+        if channel_id is None:
+            return
+        locale = person.locale
+        if locale is None:
+            guild = self.client.get_guild(guild_snowflake(channel) or 0)
+            locale = str(guild.preferred_locale) if guild is not None else "en"
+        text = _text("notice-dm-sent", locale, DM_SENT_HINT, name=f"<@{user}>")
+        try:
+            await self.client.get_partial_messageable(channel_id).send(content=text)
+        except discord.HTTPException as exc:
+            log.warning("could not post the DM notice in channel %s: %s", channel_id, exc.status)
 
     # ------------------------------------------------------------------ inbound
 
@@ -213,14 +306,17 @@ class DiscordAdapter:
 
         await self._handle(interaction, call, public=public)
 
-    async def on_press(self, interaction: discord.Interaction, action: str) -> None:
-        """A button of ours was clicked: hand its action to the core."""
+    async def on_press(
+        self, interaction: discord.Interaction, action: str, *, place: str | None = None
+    ) -> None:
+        """A button of ours was clicked: hand its action to the core. ``place``: the
+        table's channel a button on a direct message carries."""
 
         async def call(user: User, channel: Channel) -> list[Reply]:
             assert self.app is not None
             return await self.app.press(user, channel, action)
 
-        await self._handle(interaction, call)
+        await self._handle(interaction, call, place=place)
 
     async def _handle(
         self,
@@ -228,9 +324,19 @@ class DiscordAdapter:
         call: Callable[[User, Channel], Awaitable[list[Reply]]],
         *,
         public: bool = False,
+        place: str | None = None,
     ) -> None:
         user, channel = user_of(interaction), channel_of(interaction)
+        if _in_dm(interaction) and place is not None:
+            # a click on a DM we sent: it acts at the table the DM belongs to. Only our
+            # buttons carry a place, and Discord reports clicks only on buttons we put on
+            # a message, so it is a place we wrote for this user. In a server the click's
+            # channel stays the truth (the core refuses a button of another channel's).
+            channel = channel_of_place(place) or channel
+        dm_place = place_of(channel) if _in_dm(interaction) else None
         person = self.people.setdefault((user.id, channel.id), Person())
+        person.locale = user.locale
+        self._dm_refused.discard(user.id)  # they may have opened their DMs since
         arrived = self.now()
         person.prune(arrived)
         answering = _Answering(user.id, channel.id, user.locale)
@@ -248,7 +354,9 @@ class DiscordAdapter:
             person.exact = True  # the core names its hands: no guessing from here on
         async with person.lock:
             try:
-                await self._answer(interaction, person, arrived, answering, replies, public)
+                await self._answer(
+                    interaction, person, arrived, answering, replies, public, dm_place
+                )
             except discord.HTTPException as exc:
                 log.warning("could not answer an interaction: %s %s", exc.status, exc.code)
                 return
@@ -287,8 +395,10 @@ class DiscordAdapter:
         answering: _Answering,
         replies: list[Reply],
         public: bool,
+        place: str | None,
     ) -> None:
-        items = self._items(person, answering, replies, public)
+        """Show the core's answer; ``place``: the buttons' place when answering in a DM."""
+        items = self._items(person, answering, replies, public, place)
         clicked = self._clicked(interaction, person, arrived)
         update: _Item | None = None
         if clicked is not None:
@@ -315,6 +425,7 @@ class DiscordAdapter:
                 else:
                     await interaction.edit_original_response(**kwargs)
                 message_id = clicked.message_id
+                self._keep_dm(interaction, item.key, message_id)
             elif not response.is_done():
                 sent = await response.send_message(
                     ephemeral=not item.public, **item.shown.send_kwargs()
@@ -345,8 +456,24 @@ class DiscordAdapter:
             if item.key is not None:
                 person.applied[item.key] = item.seq
 
+    def _keep_dm(self, interaction: discord.Interaction, key: str | None, message_id: int) -> None:
+        """A DM of ours was updated in place to show ``key``: later versions of that post
+        edit it once the interaction's token is gone."""
+        message = interaction.message
+        if key is None or not _in_dm(interaction) or message is None or message.flags.ephemeral:
+            return
+        user_id = user_of(interaction).id
+        where = (interaction.channel_id or 0, message_id)
+        if self.public.get(dm_key(user_id, key)) != where:
+            self.public.set(dm_key(user_id, key), *where)
+
     def _items(
-        self, person: Person, answering: _Answering, replies: list[Reply], public: bool
+        self,
+        person: Person,
+        answering: _Answering,
+        replies: list[Reply],
+        public: bool,
+        place: str | None = None,
     ) -> list[_Item]:
         latest: dict[str, tuple[int, Post]] = {}
         for seq, post in answering.pending:
@@ -355,28 +482,34 @@ class DiscordAdapter:
         for key, (seq, post) in sorted(latest.items(), key=lambda kv: kv[1][0]):
             if seq < person.applied.get(key, 0):
                 continue  # a newer version was shown meanwhile
-            view = shown(post.text, post.image, post.image_name, post.buttons)
+            view = shown(post.text, post.image, post.image_name, post.buttons, place)
             items.append(_Item(key, seq, view, adoptable=_adoptable(key, view)))
         for note in answering.notes:
             items.append(_Item(None, next(self._seq), shown(note, None, "", ())))
         for reply in replies:
             key = reply.key
-            view = shown(reply.text, reply.image, reply.image_name, reply.buttons)
+            view = shown(reply.text, reply.image, reply.image_name, reply.buttons, place)
             items.append(_Item(key, next(self._seq), view, public=public and reply.ok))
         return items
 
     def _clicked(
         self, interaction: discord.Interaction, person: Person, arrived: float
     ) -> PrivateMessage | None:
-        """The ephemeral message of ours that was clicked, if any (one from before a
-        restart is taken over: its hand is updated in place like any other)."""
+        """The private message of ours that was clicked, if any: an ephemeral one or a DM
+        (one from before a restart is taken over: its hand is updated in place like any
+        other; a DM we know says which post it shows)."""
         message = interaction.message
         if interaction.type != discord.InteractionType.component or message is None:
             return None
         known = person.messages.get(message.id)
         if known is not None:
             return known
-        if message.flags.ephemeral and (message.components or message.attachments):
+        dm = _in_dm(interaction) and not message.flags.ephemeral
+        if dm:
+            key = self.public.dm_post_key(user_of(interaction).id, message.id)
+            if key is not None:
+                return PrivateMessage(message.id, interaction, arrived, key, True, 0, True)
+        if (message.flags.ephemeral or dm) and (message.components or message.attachments):
             # not remembered unless it is updated: only then is it this interaction's
             return PrivateMessage(message.id, interaction, arrived, None, True, 0, True)
         return None

@@ -65,10 +65,11 @@ class BeloteClient(discord.Client):
         if interaction.type != discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        action = ActionButton.action_of(custom_id)
-        if action is None or _on_message(interaction.message, custom_id):
+        parsed = ActionButton.parse(custom_id)
+        if parsed is None or _on_message(interaction.message, custom_id):
             return  # not ours, or ActionButton.callback handles it
-        await self.adapter.on_press(interaction, action)
+        action, place = parsed
+        await self.adapter.on_press(interaction, action, place=place)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ActionButton)

@@ -5,6 +5,11 @@ next to the database, so the table message is still edited in place after a rest
 Private messages (a player's hand) are ephemeral: only the webhook of the interaction that
 made them can edit them, and only for 15 minutes, so they live in memory with that
 interaction, and a player's next click re-issues or refreshes them.
+
+A private post that no live interaction can show goes by direct message instead: an
+ordinary message of the bot, which it may edit for ever, so its id is kept in the same JSON
+file under :func:`dm_key` (per user and post key) and the DM is edited in place after a
+restart too.
 """
 
 from __future__ import annotations
@@ -23,10 +28,18 @@ log = logging.getLogger(__name__)
 #: An interaction token opens its webhook for 15 minutes; keep a margin.
 TOKEN_TTL = 15 * 60.0 - 30.0
 MAX_PUBLIC_KEYS = 10_000
+_DM_PREFIX = "dm:"
+
+
+def dm_key(user_id: str, post_key: str) -> str:
+    """Where the direct message showing ``post_key`` to ``user_id`` is kept in the map
+    (public post keys never start with ``dm:``)."""
+    return f"{_DM_PREFIX}{user_id}|{post_key}"
 
 
 class PublicMessages:
-    """``post key -> (channel id, message id)``, persisted as JSON when a path is given."""
+    """``post key -> (channel id, message id)``, persisted as JSON when a path is given;
+    direct messages are in it too, under :func:`dm_key`."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
@@ -47,6 +60,14 @@ class PublicMessages:
         while len(self._map) > MAX_PUBLIC_KEYS:
             self._map.pop(next(iter(self._map)))
         self._save()
+
+    def dm_post_key(self, user_id: str, message_id: int) -> str | None:
+        """The post key a direct message of ours to ``user_id`` shows, if it is one."""
+        prefix = dm_key(user_id, "")
+        for key, (_channel, message) in self._map.items():
+            if message == message_id and key.startswith(prefix):
+                return key[len(prefix) :]
+        return None
 
     def forget(self, key: str) -> None:
         if self._map.pop(key, None) is not None:
@@ -87,6 +108,7 @@ class Person:
     wanted: dict[str, int] = field(default_factory=dict)  # key -> newest seq asked for
     latest: discord.Interaction | None = None
     latest_at: float = 0.0
+    locale: str | None = None  # of their latest interaction, for the channel notice
     counter: int = 0
     # True once the core gave a reply its post key (``Reply.key``): keyless replies are
     # then never taken for the hand (a replay picture is not a hand)

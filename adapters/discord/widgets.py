@@ -6,6 +6,11 @@ The class is registered once at start (``Client.add_dynamic_items``), so a butto
 working on any message, even one posted before the bot restarted: nothing is kept per
 message in memory, and the core decides from its own stored state whether the press is
 still good.
+
+A button on a direct message reads ``b:@<place>:<action>``: the place (see
+:func:`adapters.discord.ids.place_of`) names the table's channel, because a click in a DM
+comes from the DM channel, not from the table's. At most 3 + 27 + 1 + 60 (+ ``#n``)
+characters: within Discord's 100.
 """
 
 from __future__ import annotations
@@ -38,14 +43,16 @@ STYLES: dict[str, discord.ButtonStyle] = {
 
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"b:(?P<action>.+?)(?:#(?P<dup>\d+))?",
+    template=r"b:(?:@(?P<place>[0-9a-z_]+\.[0-9a-z]+):)?(?P<action>.+?)(?:#(?P<dup>\d+))?",
 ):
-    """A button whose custom id carries the core's action, valid across restarts."""
+    """A button whose custom id carries the core's action (and, on a direct message, the
+    table's place), valid across restarts."""
 
     def __init__(
         self,
         action: str,
         *,
+        place: str | None = None,
         label: str = "?",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
@@ -58,26 +65,39 @@ class ActionButton(
                 style=style,
                 disabled=disabled,
                 row=row,
-                custom_id=custom_id or CUSTOM_ID_PREFIX + action,
+                custom_id=custom_id or custom_id_of(action, place),
             )
         )
         self.action = action
+        self.place = place
+
+    @classmethod
+    def parse(cls, custom_id: str) -> tuple[str, str | None] | None:
+        """(the core's action, the place or None) in one of our custom ids; None if the
+        custom id is not ours."""
+        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        return (match["action"], match["place"]) if match else None
 
     @classmethod
     def action_of(cls, custom_id: str) -> str | None:
         """The core's action in one of our custom ids, or None if it is not ours."""
-        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
-        return match["action"] if match else None
+        parsed = cls.parse(custom_id)
+        return parsed[0] if parsed else None
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ActionButton:
-        return cls(match["action"], custom_id=item.custom_id)  # type: ignore[attr-defined]
+        return cls(match["action"], place=match["place"], custom_id=item.custom_id)  # type: ignore[attr-defined]
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         client: BeloteClient = interaction.client  # type: ignore[assignment]
-        await client.adapter.on_press(interaction, self.action)
+        await client.adapter.on_press(interaction, self.action, place=self.place)
+
+
+def custom_id_of(action: str, place: str | None = None) -> str:
+    """``b:<action>``, or ``b:@<place>:<action>`` for a button on a direct message."""
+    return f"{CUSTOM_ID_PREFIX}@{place}:{action}" if place else CUSTOM_ID_PREFIX + action
 
 
 def layout(buttons: Buttons) -> list[list[Button]]:
@@ -90,8 +110,9 @@ def layout(buttons: Buttons) -> list[list[Button]]:
     return rows[:MAX_ROWS]
 
 
-def build_view(buttons: Buttons) -> discord.ui.View | None:
-    """A persistent view (no timeout) of :class:`ActionButton`s, or None for no buttons."""
+def build_view(buttons: Buttons, place: str | None = None) -> discord.ui.View | None:
+    """A persistent view (no timeout) of :class:`ActionButton`s, or None for no buttons;
+    ``place``: the table's, for a direct message (see the module docstring)."""
     rows = layout(buttons)
     if not rows:
         return None
@@ -99,7 +120,7 @@ def build_view(buttons: Buttons) -> discord.ui.View | None:
     seen: dict[str, int] = {}
     for index, row in enumerate(rows):
         for button in row:
-            custom_id = CUSTOM_ID_PREFIX + button.action
+            custom_id = custom_id_of(button.action, place)
             count = seen.get(custom_id, 0)
             seen[custom_id] = count + 1
             if count:  # Discord refuses two equal custom ids on one message
@@ -107,6 +128,7 @@ def build_view(buttons: Buttons) -> discord.ui.View | None:
             view.add_item(
                 ActionButton(
                     button.action,
+                    place=place,
                     label=button.label,
                     style=STYLES.get(button.style, discord.ButtonStyle.secondary),
                     disabled=not button.enabled,
@@ -125,6 +147,7 @@ class Shown:
     image: bytes | None
     image_name: str
     buttons: Buttons
+    place: str | None = None  # the table's place, when shown in a DM (see build_view)
 
     @property
     def rich(self) -> bool:
@@ -142,7 +165,7 @@ class Shown:
         file = self.file()
         if file is not None:
             kwargs["file"] = file
-        view = build_view(self.buttons)
+        view = build_view(self.buttons, self.place)
         if view is not None:
             kwargs["view"] = view
         return kwargs
@@ -154,10 +177,16 @@ class Shown:
         return {
             "content": self.content,
             "attachments": [file] if file is not None else [],
-            "view": build_view(self.buttons),
+            "view": build_view(self.buttons, self.place),
         }
 
 
-def shown(text: str, image: bytes | None, image_name: str, buttons: Buttons) -> Shown:
+def shown(
+    text: str,
+    image: bytes | None,
+    image_name: str,
+    buttons: Buttons,
+    place: str | None = None,
+) -> Shown:
     content = text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
-    return Shown(content, image, image_name, buttons)
+    return Shown(content, image, image_name, buttons, place)

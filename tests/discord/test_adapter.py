@@ -68,6 +68,10 @@ async def start(world: World, **options: Any) -> tuple[DiscordBot, ScriptedCore]
     return bot, cores[0]
 
 
+def asked_message(world: World, interaction: Any) -> dict[str, Any]:
+    return world.fake.messages[interaction.original_id or ""]
+
+
 def hand_post(user_id: str, channel: Channel, text: str, buttons: Any = ()) -> Post:
     return Post(
         channel=channel,
@@ -208,14 +212,16 @@ async def test_private_posts_between_interactions_edit_the_hand_until_the_token_
     assert edit.method == "PATCH"
     assert edit.path == f"/webhooks/{fake.application_id}/{asked.token}/messages/@original"
 
-    # 15 minutes later that token is dead: nothing can reach alice, and nothing breaks
+    # 15 minutes later that token is dead: the ephemeral hand is left alone, and the new
+    # version reaches alice by direct message instead (tests/discord/test_direct_messages.py)
     clock = [bot.adapter.now()]
     bot.adapter.now = lambda: clock[0]  # type: ignore[method-assign]
     clock[0] += TOKEN_TTL + 1
     fake.advance(15 * 60 + 1)
-    count = len(fake.requests)
     await bot.adapter.deliver(hand_post(uid, here, "Your turn again"))
-    assert len(fake.requests) == count
+    assert fake.messages[hand_id]["content"] == "Your turn"
+    assert [m["content"] for m in fake.dm_messages(alice)] == ["Your turn again"]
+    assert not fake.requests_to("PATCH", rf"/webhooks/.+/{asked.token}/messages/.+")[1:]
     # her next interaction brings a fresh token: the next post is a new ephemeral message
     core.script = None
     await (await fake.slash(alice, world.channel, "score")).response()
@@ -344,7 +350,13 @@ async def test_a_hand_is_shown_only_in_the_channel_of_its_table(world: World) ->
     asked = await fake.slash(alice, world.channel, "score")
     await asked.response()
     assert [m["content"] for m in fake.visible_messages(alice, world.channel)] == ["ok"]
-    assert fake.visible_messages(alice, other) == []
+    assert fake.ephemeral_messages(alice) == [asked_message(world, asked)]
+    # she has not been seen in that channel: the hand there goes by direct message, and
+    # that channel is told where it went
+    assert [m["content"] for m in fake.dm_messages(alice)] == ["Hand at the other table"]
+    assert [m["content"] for m in fake.visible_messages(alice, other)] == [
+        f"<@{alice.id}>, your hand was sent to you by direct message."
+    ]
     # once she acts in that channel, her hand there reaches her there
     core.script = None
     await (await fake.slash(alice, other, "score")).response()

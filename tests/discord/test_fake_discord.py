@@ -241,3 +241,38 @@ async def test_invalid_components_are_refused_like_discord(fake: FakeDiscord) ->
         with pytest.raises(discord.HTTPException) as info:
             await target.send("y" * 2001)
         assert info.value.code == 50035
+
+
+async def test_direct_messages_open_send_click_and_refuse_like_discord(fake: FakeDiscord) -> None:
+    """``POST /users/@me/channels`` opens the DM (type 1, the same channel every time); a
+    click there arrives without a guild, as a User; a user who refuses DMs gets none."""
+    async with running(fake) as client:
+        alice, bob = fake.add_user("alice"), fake.add_user("bob", dms_open=False)
+        dm = await client.create_dm(discord.Object(id=int(alice.id)))
+        assert isinstance(dm, discord.DMChannel) and dm.recipient is not None
+        assert dm.recipient.id == int(alice.id)
+        opened = fake.requests_to("POST", "/users/@me/channels")
+        assert opened[0].json == {"recipient_id": int(alice.id)}
+        view = discord.ui.View(timeout=None)
+        view.add_item(Press(1))
+        sent = await dm.send("your hand", view=view)
+        assert [m["id"] for m in fake.dm_messages(alice)] == [str(sent.id)]
+        assert "guild_id" not in fake.messages[str(sent.id)]
+        with pytest.raises(AssertionError, match="direct messages"):
+            await fake.click(bob, str(sent.id), "t:1")  # bob cannot see alice's DMs
+        heard = asyncio.create_task(client.wait_for("interaction", timeout=10))
+        await asyncio.sleep(0)
+        click = await fake.click(alice, str(sent.id), "t:1")
+        assert await click.response() == 7
+        assert fake.messages[str(sent.id)]["content"] == "pressed 1"
+        interaction = await heard
+        assert interaction.guild_id is None and interaction.user.id == int(alice.id)
+        assert isinstance(interaction.user, discord.User)  # not a Member: no guild
+        assert isinstance(interaction.channel, discord.DMChannel)
+        # the same DM channel again (from discord.py's cache or from the fake)
+        again = await client.http.start_private_message(int(alice.id))
+        assert again["id"] == str(dm.id) and again["type"] == 1
+        closed = await client.create_dm(discord.Object(id=int(bob.id)))
+        with pytest.raises(discord.Forbidden) as info:
+            await closed.send("your hand")
+        assert info.value.code == 50007 and fake.dm_messages(bob) == []

@@ -58,6 +58,9 @@ class FakeUser:
     bot: bool = False
     admin: bool = False
     locale: str = "en-US"
+    #: False plays a user whose privacy settings refuse direct messages from this bot
+    #: (Discord then answers a DM with 403, code 50007)
+    dms_open: bool = True
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -93,15 +96,34 @@ class FakeUser:
         }
 
 
+#: Permissions Discord gives an app in a DM with its bot user (``app_permissions``):
+#: ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE, USE_EXTERNAL_EMOJIS.
+DM_APP_PERMISSIONS = ATTACH_FILES | (1 << 14) | (1 << 17) | (1 << 18)
+
+
 @dataclass
 class FakeChannel:
-    """A guild text channel."""
+    """A guild text channel (type 0), or a DM with one user (type 1: no guild)."""
 
     id: str
-    guild_id: str
+    guild_id: str | None
     name: str
+    recipient: FakeUser | None = None  # the other side of a DM
+
+    @property
+    def is_dm(self) -> bool:
+        return self.recipient is not None
 
     def payload(self) -> dict[str, Any]:
+        if self.recipient is not None:
+            # what POST /users/@me/channels answers (channel object, type DM)
+            return {
+                "id": self.id,
+                "type": 1,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [self.recipient.payload()],
+            }
         return {
             "id": self.id,
             "type": 0,

@@ -13,7 +13,11 @@ that matter to a bot, with Discord's own error codes:
 - a message has at most 5 rows of at most 5 buttons, unique custom ids of at most 100
   characters, labels of at most 80, content of at most 2000 characters (50035);
 - a bot edits only its own channel messages (50005), never an ephemeral one through the
-  channel route (10008); bot routes need ``Authorization: Bot <token>`` (401, 0).
+  channel route (10008); bot routes need ``Authorization: Bot <token>`` (401, 0);
+- direct messages: ``POST /users/@me/channels`` opens (or finds) the DM channel with a user
+  (type 1, no guild); a message there reaches only that user, and a user who refuses DMs
+  (``FakeUser.dms_open = False``) makes it fail with 403, code 50007. A click in a DM is
+  an interaction without ``guild_id``, with ``user`` instead of ``member``.
 
 Every REST request is recorded (:attr:`FakeDiscord.requests`) with its JSON body (or
 ``payload_json``) and uploaded files, and every gateway frame in both directions
@@ -46,6 +50,7 @@ from .payloads import (
     CHANNEL_MESSAGE_WITH_SOURCE,
     DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
     DEFERRED_UPDATE_MESSAGE,
+    DM_APP_PERMISSIONS,
     EPHEMERAL,
     LOADING,
     MESSAGE_COMPONENT,
@@ -204,6 +209,7 @@ class FakeDiscord:
         self.users: dict[str, FakeUser] = {}
         self.guilds: dict[str, FakeGuild] = {}
         self.channels: dict[str, FakeChannel] = {}
+        self.dm_channels: dict[str, FakeChannel] = {}  # user id -> their DM with the bot
         self.messages: dict[str, dict[str, Any]] = {}
         self.meta: dict[str, MessageMeta] = {}
         self.files: dict[str, bytes] = {}
@@ -266,8 +272,11 @@ class FakeDiscord:
 
     # ----------------------------------------------------------------- world
 
-    def add_user(self, username: str, *, admin: bool = False, locale: str = "en-US") -> FakeUser:
-        user = FakeUser(snowflake(), username, admin=admin, locale=locale)
+    def add_user(
+        self, username: str, *, admin: bool = False, locale: str = "en-US", dms_open: bool = True
+    ) -> FakeUser:
+        """A person; ``dms_open=False``: their privacy settings refuse the bot's DMs."""
+        user = FakeUser(snowflake(), username, admin=admin, locale=locale, dms_open=dms_open)
         self.users[user.id] = user
         return user
 
@@ -305,6 +314,15 @@ class FakeDiscord:
             for m in self.channel_messages(channel)
             if self.meta[m["id"]].visible_to in (None, user.id)
         ]
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel | None:
+        """The DM channel between the bot and ``user``, once the bot has opened it."""
+        return self.dm_channels.get(user.id)
+
+    def dm_messages(self, user: FakeUser) -> list[dict[str, Any]]:
+        """What the bot sent ``user`` by direct message, oldest first."""
+        channel = self.dm_channel(user)
+        return [] if channel is None else self.channel_messages(channel)
 
     def ephemeral_messages(self, user: FakeUser) -> list[dict[str, Any]]:
         found = [m for mid, m in self.messages.items() if self.meta[mid].visible_to == user.id]
@@ -417,6 +435,8 @@ class FakeDiscord:
     def _base_interaction(
         self, kind: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any]
     ) -> dict[str, Any]:
+        if channel.guild_id is None:
+            return self._dm_interaction(kind, user, channel, data)
         guild = self.guilds[channel.guild_id]
         return {
             "id": snowflake(),
@@ -436,6 +456,30 @@ class FakeDiscord:
             "entitlements": [],
             "authorizing_integration_owners": {"0": guild.id},
             "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+
+    def _dm_interaction(
+        self, kind: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        """An interaction in the bot's DM with ``user``, as Discord sends it: no guild, the
+        ``user`` object instead of ``member``, context 1 (BOT_DM), and the integration
+        owner ``"0"`` for a guild-installed app used in its bot's DMs."""
+        return {
+            "id": snowflake(),
+            "application_id": self.application_id,
+            "type": kind,
+            "data": data,
+            "channel_id": channel.id,
+            "channel": channel.payload(),
+            "user": user.payload(),
+            "token": new_token(),
+            "version": 1,
+            "locale": user.locale,
+            "app_permissions": str(DM_APP_PERMISSIONS),
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": "0"},
+            "context": 1,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
 
@@ -546,16 +590,18 @@ class FakeDiscord:
         one can see; ``force=True`` skips those checks to play an old client, a second
         device or a forged request (the bot must still refuse what is not allowed)."""
         message = self.messages[message_id]
+        channel = self.channels[message["channel_id"]]
         if not force:
             visible_to = self.meta[message_id].visible_to
             if visible_to not in (None, user.id):
                 raise AssertionError("that user cannot see this ephemeral message")
+            if channel.recipient is not None and channel.recipient.id != user.id:
+                raise AssertionError("that user cannot see someone else's direct messages")
             found = [b for b in self.buttons(message_id) if b.get("custom_id") == custom_id]
             if not found:
                 raise AssertionError(f"no button {custom_id!r} on message {message_id}")
             if found[0].get("disabled"):
                 raise AssertionError(f"button {custom_id!r} is disabled")
-        channel = self.channels[message["channel_id"]]
         data = {"custom_id": custom_id, "component_type": 2}
         payload = self._base_interaction(MESSAGE_COMPONENT, user, channel, data)
         payload["message"] = copy.deepcopy(message)
@@ -580,6 +626,7 @@ class FakeDiscord:
         add("POST", "/webhooks/{app}/{token}", self._followup, auth=False)
         for method in ("GET", "PATCH", "DELETE"):
             add(method, "/webhooks/{app}/{token}/messages/{message}", self._webhook_message, False)
+        add("POST", "/users/@me/channels", self._create_dm)
         add("GET", "/channels/{channel}", self._get_channel)
         add("POST", "/channels/{channel}/messages", self._create_message)
         add("GET", "/channels/{channel}/messages/{message}", self._get_message)
@@ -896,7 +943,7 @@ class FakeDiscord:
                 "id": interaction.id,
                 "type": interaction.type,
                 "user": interaction.user.payload(),
-                "authorizing_integration_owners": {"0": channel.guild_id},
+                "authorizing_integration_owners": {"0": channel.guild_id or "0"},
             }
         self.messages[message["id"]] = message
         self.meta[message["id"]] = MessageMeta(
@@ -946,10 +993,26 @@ class FakeDiscord:
     async def _get_channel(self, record: RecordedRequest, channel_id: str):
         return 200, self._channel(channel_id).payload()
 
+    async def _create_dm(self, record: RecordedRequest):
+        """``POST /users/@me/channels {recipient_id}``: the DM channel with that user, the
+        same one every time. Opening it always works; whether the user accepts messages
+        there is decided when one is sent (50007)."""
+        recipient = self.users.get(str((record.json or {}).get("recipient_id", "")))
+        if recipient is None:
+            raise DiscordError(400, 50033, "Invalid Recipient(s)")
+        channel = self.dm_channels.get(recipient.id)
+        if channel is None:
+            channel = FakeChannel(snowflake(), None, "", recipient=recipient)
+            self.dm_channels[recipient.id] = channel
+            self.channels[channel.id] = channel
+        return 200, channel.payload()
+
     async def _create_message(self, record: RecordedRequest, channel_id: str):
         channel = self._channel(channel_id)
         body = record.json or {}
         self._check_message(body, record.files, creating=True)
+        if channel.recipient is not None and not channel.recipient.dms_open:
+            raise DiscordError(403, 50007, "Cannot send messages to this user")
         if body.get("flags", 0) & EPHEMERAL:
             raise invalid_form("flags", "A channel message cannot be ephemeral")
         message = self._new_message(channel, body, record.files, author=self.bot_user.payload())
