@@ -15,9 +15,11 @@ import random
 from engine.ai.bidding import auction_state, heuristic_bid, strength
 from engine.ai.scoring import deal_value
 from engine.ai.search import rollout
+from engine.ai.solver import NodeLimit, Position, solve
 from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, bits
 
-SAMPLES = 96
+SAMPLES = 96  # deals played out by the rules of thumb per decision
+EXACT_NODES = 30_000_000  # solver nodes per decision when the deals are solved exactly
 MARGIN = 12.0
 CONTRE_MARGIN = 20.0
 VETO_MARGIN = 20.0  # French: pass a hand the evaluation would take if it loses this much
@@ -101,20 +103,63 @@ def _belotes(hands: list[int], code: int) -> list[int]:
     return out
 
 
-def _value(view, deals, code: int, taker: int, mult: int) -> float:
-    kind = RULESET_KINDS[view.ruleset]
-    me = view.seat
-    leader = (view.dealer + 1) % 4
-    total = 0.0
-    for hands, rest in deals:
-        h = _complete(view, hands, rest, taker)
-        d = rollout(kind, code, taker, h, leader, [], 0, 0)
-        diff = d if me % 2 == 0 else -d
-        total += deal_value(kind, code, mult, taker & 1, me & 1, diff, (0, 0), _belotes(h, code))
-    return total / len(deals)
+class _Outcomes:
+    """How each sampled deal ends under a contract, worked out once per (trump, taker):
+    Contre and Recontre only change what the same outcome is worth.
+
+    With ``nodes`` > 0 the deals are solved double dummy, within that many solver
+    nodes for the whole decision (past them, the rest are rolled out).
+    """
+
+    def __init__(self, view, deals, nodes: int = 0) -> None:
+        self.view = view
+        self.deals = deals
+        self.nodes = nodes
+        self.kind = RULESET_KINDS[view.ruleset]
+        self._cache: dict[tuple[int, int], list[tuple[int, list[int]]]] = {}
+
+    def _diff(self, code: int, taker: int, hands: list[int]) -> int:
+        me = self.view.seat
+        leader = (self.view.dealer + 1) % 4
+        if self.nodes > 0:
+            try:
+                diff, used = solve(
+                    Position(self.kind, code, hands, leader, [], 0), me & 1, self.nodes
+                )
+                self.nodes -= used
+                return diff
+            except NodeLimit:
+                self.nodes = 0
+        d = rollout(self.kind, code, taker, hands, leader, [], 0, 0)
+        return d if me % 2 == 0 else -d
+
+    def outcomes(self, code: int, taker: int) -> list[tuple[int, list[int]]]:
+        key = (code, taker)
+        if key not in self._cache:
+            out = []
+            for hands, rest in self.deals:
+                h = _complete(self.view, hands, rest, taker)
+                out.append((self._diff(code, taker, h), _belotes(h, code)))
+            self._cache[key] = out
+        return self._cache[key]
+
+    def value(self, code: int, taker: int, mult: int) -> float:
+        """My team's mean deal score minus the other's under this contract."""
+        me = self.view.seat
+        scores = [
+            deal_value(self.kind, code, mult, taker & 1, me & 1, diff, (0, 0), belotes)
+            for diff, belotes in self.outcomes(code, taker)
+        ]
+        return sum(scores) / len(scores)
 
 
-def expert_bid(view, rng: random.Random) -> str:
+def _outcomes(view, rng: random.Random, exact: int) -> _Outcomes:
+    if exact:
+        return _Outcomes(view, _deals(view, rng, exact), EXACT_NODES)
+    return _Outcomes(view, _deals(view, rng, SAMPLES))
+
+
+def expert_bid(view, rng: random.Random, exact: int = 0) -> str:
     """The expert's auction action text (one of ``view.legal``).
 
     Bulgarian: the sampled evaluation chooses among every call, Contre and Recontre.
@@ -123,10 +168,10 @@ def expert_bid(view, rng: random.Random) -> str:
     the rollouts propose French contracts took too many marginal ones (see bench/arena.md).
     """
     if view.ruleset != "bulgarian":
-        return _french_veto(view, rng)
+        return _french_veto(view, rng, exact)
     legal = [a.text for a in view.legal]
     me = view.seat
-    deals = _deals(view, rng, SAMPLES)
+    sampled = _outcomes(view, rng, exact)
     options: list[tuple[float, str]] = []
     for text in legal:
         if text == "take":
@@ -135,14 +180,14 @@ def expert_bid(view, rng: random.Random) -> str:
             code, taker, mult = CONTRACT_CODES[text[4:]], me, 1
         elif text in ("contre", "recontre"):
             code, taker, mult = auction_state(view.bids)
-            base = _value(view, deals, code, taker, mult)
-            new = _value(view, deals, code, taker, 2 if text == "contre" else 4)
+            base = sampled.value(code, taker, mult)
+            new = sampled.value(code, taker, 2 if text == "contre" else 4)
             if new > base + CONTRE_MARGIN and new > 0:
                 options.append((new - base, text))
             continue
         else:
             continue
-        options.append((_value(view, deals, code, taker, mult), text))
+        options.append((sampled.value(code, taker, mult), text))
     if "pass" not in legal:  # the dealer must name a suit
         return max(options)[1] if options else legal[0]
     _code_now, bidder, _ = (
@@ -159,11 +204,11 @@ def expert_bid(view, rng: random.Random) -> str:
     return "pass"
 
 
-def _french_veto(view, rng: random.Random) -> str:
+def _french_veto(view, rng: random.Random, exact: int) -> str:
     hint = heuristic_bid(view, "hard")
     legal = [a.text for a in view.legal]
     if hint == "pass" or "pass" not in legal:
         return hint
     code = view.turned >> 3 if hint == "take" else CONTRACT_CODES[hint[4:]]
-    value = _value(view, _deals(view, rng, SAMPLES), code, view.seat, 1)
+    value = _outcomes(view, rng, exact).value(code, view.seat, 1)
     return "pass" if value < -VETO_MARGIN else hint
