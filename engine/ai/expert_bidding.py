@@ -15,11 +15,9 @@ import random
 from engine.ai.bidding import auction_state, heuristic_bid, strength
 from engine.ai.scoring import deal_value
 from engine.ai.search import rollout
-from engine.ai.solver import NodeLimit, Position, solve
 from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, bits
 
 SAMPLES = 96  # deals played out by the rules of thumb per decision
-EXACT_NODES = 30_000_000  # solver nodes per decision when the deals are solved exactly
 MARGIN = 12.0
 CONTRE_MARGIN = 20.0
 VETO_MARGIN = 20.0  # French: pass a hand the evaluation would take if it loses this much
@@ -104,42 +102,30 @@ def _belotes(hands: list[int], code: int) -> list[int]:
 
 
 class _Outcomes:
-    """How each sampled deal ends under a contract, worked out once per (trump, taker):
+    """How each sampled deal ends under a contract, played out once per (trump, taker):
     Contre and Recontre only change what the same outcome is worth.
 
-    With ``nodes`` > 0 the deals are solved double dummy, within that many solver
-    nodes for the whole decision (past them, the rest are rolled out).
+    Rolled out by the rules of thumb, not solved double dummy: solving 32 deals exactly
+    per contract bid more and measured no better (bench/arena.md).
     """
 
-    def __init__(self, view, deals, nodes: int = 0) -> None:
+    def __init__(self, view, deals) -> None:
         self.view = view
         self.deals = deals
-        self.nodes = nodes
         self.kind = RULESET_KINDS[view.ruleset]
         self._cache: dict[tuple[int, int], list[tuple[int, list[int]]]] = {}
 
-    def _diff(self, code: int, taker: int, hands: list[int]) -> int:
-        me = self.view.seat
-        leader = (self.view.dealer + 1) % 4
-        if self.nodes > 0:
-            try:
-                diff, used = solve(
-                    Position(self.kind, code, hands, leader, [], 0), me & 1, self.nodes
-                )
-                self.nodes -= used
-                return diff
-            except NodeLimit:
-                self.nodes = 0
-        d = rollout(self.kind, code, taker, hands, leader, [], 0, 0)
-        return d if me % 2 == 0 else -d
-
     def outcomes(self, code: int, taker: int) -> list[tuple[int, list[int]]]:
+        """Per deal: my team's card points minus the other's, and the belotes."""
         key = (code, taker)
         if key not in self._cache:
+            me = self.view.seat
+            leader = (self.view.dealer + 1) % 4
             out = []
             for hands, rest in self.deals:
                 h = _complete(self.view, hands, rest, taker)
-                out.append((self._diff(code, taker, h), _belotes(h, code)))
+                d = rollout(self.kind, code, taker, h, leader, [], 0, 0)
+                out.append((d if me % 2 == 0 else -d, _belotes(h, code)))
             self._cache[key] = out
         return self._cache[key]
 
@@ -153,13 +139,7 @@ class _Outcomes:
         return sum(scores) / len(scores)
 
 
-def _outcomes(view, rng: random.Random, exact: int) -> _Outcomes:
-    if exact:
-        return _Outcomes(view, _deals(view, rng, exact), EXACT_NODES)
-    return _Outcomes(view, _deals(view, rng, SAMPLES))
-
-
-def expert_bid(view, rng: random.Random, exact: int = 0) -> str:
+def expert_bid(view, rng: random.Random) -> str:
     """The expert's auction action text (one of ``view.legal``).
 
     Bulgarian: the sampled evaluation chooses among every call, Contre and Recontre.
@@ -168,10 +148,10 @@ def expert_bid(view, rng: random.Random, exact: int = 0) -> str:
     the rollouts propose French contracts took too many marginal ones (see bench/arena.md).
     """
     if view.ruleset != "bulgarian":
-        return _french_veto(view, rng, exact)
+        return _french_veto(view, rng)
     legal = [a.text for a in view.legal]
     me = view.seat
-    sampled = _outcomes(view, rng, exact)
+    sampled = _Outcomes(view, _deals(view, rng, SAMPLES))
     options: list[tuple[float, str]] = []
     for text in legal:
         if text == "take":
@@ -204,11 +184,11 @@ def expert_bid(view, rng: random.Random, exact: int = 0) -> str:
     return "pass"
 
 
-def _french_veto(view, rng: random.Random, exact: int) -> str:
+def _french_veto(view, rng: random.Random) -> str:
     hint = heuristic_bid(view, "hard")
     legal = [a.text for a in view.legal]
     if hint == "pass" or "pass" not in legal:
         return hint
     code = view.turned >> 3 if hint == "take" else CONTRACT_CODES[hint[4:]]
-    value = _outcomes(view, rng, exact).value(code, view.seat, 1)
+    value = _Outcomes(view, _deals(view, rng, SAMPLES)).value(code, view.seat, 1)
     return "pass" if value < -VETO_MARGIN else hint
