@@ -32,11 +32,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def with_default_command(argv: Sequence[str]) -> list[str]:
+    """``belote --no-drand`` means ``belote run --no-drand``: with no command, options are
+    the table's (``belote -h`` still shows every command)."""
+    argv = list(argv)
+    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        return ["run", *argv]
+    return argv or ["run"]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["run"])
+    args = parser.parse_args(with_default_command(sys.argv[1:] if argv is None else argv))
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

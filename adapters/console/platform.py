@@ -1,7 +1,9 @@
 """The console platform: every post becomes lines on stdout.
 
 Public posts print as ``#table | text``, private ones as ``@NAME | text`` (one line per line
-of text). An edit that changes nothing is not printed again. Pictures, when the renderer
+of text). A chat platform edits a post in place; a terminal cannot, so an edit prints only
+the lines that are new since the post's last version (the bids so far, whose turn it is,
+the trick), and an edit that changes nothing prints nothing. Pictures, when the renderer
 made one, are saved under ``images_dir`` (the same PNGs the chat platforms send).
 """
 
@@ -21,6 +23,12 @@ def user_name(user_id: str) -> str:
     return user_id[len(USER_PREFIX) :] if user_id.startswith(USER_PREFIX) else user_id
 
 
+def new_lines(before: str, after: str) -> str:
+    """The lines of ``after`` that ``before`` did not have, in order."""
+    seen = set(before.split("\n"))
+    return "\n".join(line for line in after.split("\n") if line not in seen)
+
+
 class ConsolePlatform:
     def __init__(self, out: TextIO | None = None, images_dir: str | Path | None = None) -> None:
         self.out = out or sys.stdout
@@ -28,17 +36,20 @@ class ConsolePlatform:
         self._last: dict[str, str] = {}
 
     def _write(self, prefix: str, text: str) -> None:
+        if not text:
+            return
         for line in text.split("\n"):
             self.out.write(f"{prefix} | {line}\n")
         self.out.flush()
 
     async def deliver(self, post: Post) -> None:
         key = f"{post.to_user or ''}|{post.key}"
-        if self._last.get(key) == post.text:
+        before = self._last.get(key)
+        if before == post.text:
             return
         self._last[key] = post.text
         prefix = "#table" if post.to_user is None else f"@{user_name(post.to_user)}"
-        self._write(prefix, post.text)
+        self._write(prefix, post.text if before is None else new_lines(before, post.text))
         if post.image is not None and self.images_dir is not None:
             self.images_dir.mkdir(parents=True, exist_ok=True)
             name = re.sub(r"[^A-Za-z0-9_.-]+", "_", post.key) + Path(post.image_name).suffix

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from adapters.cli import build_parser
+from adapters.cli import build_parser, with_default_command
 from adapters.cli.bot_commands import choose_platform, read_dotenv
 from bot.transcript import loads
 from tests.console.test_console import run_belote
@@ -44,6 +44,15 @@ def test_run_options_parse():
         True,
         True,
     )
+
+
+def test_options_without_a_command_are_the_tables():
+    assert with_default_command([]) == ["run"]
+    assert with_default_command(["--no-drand", "--fast"]) == ["run", "--no-drand", "--fast"]
+    assert with_default_command(["--help"]) == ["--help"]
+    assert with_default_command(["arena", "--a", "easy"]) == ["arena", "--a", "easy"]
+    args = build_parser().parse_args(with_default_command(["--no-drand"]))
+    assert (args.command, args.no_drand) == ("run", True)
 
 
 def test_export_a_match_by_id_and_errors(tmp_path):

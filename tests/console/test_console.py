@@ -36,6 +36,23 @@ async def test_public_and_private_lines():
     assert out.getvalue().splitlines() == ["#table | one", "#table | two", "@bob | cards"]
 
 
+async def test_an_edit_prints_only_what_changed():
+    out = io.StringIO()
+    p = ConsolePlatform(out)
+    await p.deliver(Post(Channel("c"), "table:1", "Table t1\nBids: none\nAda to play"))
+    await p.deliver(Post(Channel("c"), "table:1", "Table t1\nBids: Ada pass\nBob to play"))
+    await p.deliver(Post(Channel("c"), "table:1", "Table t1\nBids: Ada pass"))  # a line gone
+    await p.deliver(Post(Channel("c"), "table:2", "Table t2"))  # another post: all of it
+    assert out.getvalue().splitlines() == [
+        "#table | Table t1",
+        "#table | Bids: none",
+        "#table | Ada to play",
+        "#table | Bids: Ada pass",
+        "#table | Bob to play",
+        "#table | Table t2",
+    ]
+
+
 def run_belote(args: list[str], stdin: str, timeout: float = 120) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "", "TELEGRAM_TOKEN": ""}
     return subprocess.run(
