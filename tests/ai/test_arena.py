@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -53,3 +54,20 @@ def test_cli_prints_the_summary_line_last(capsys) -> None:
 def test_cli_refuses_zero_deals(capsys) -> None:
     assert main(["arena", "--a", "easy", "--b", "easy", "--deals", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_decks_shared_among_processes_give_the_same_report() -> None:
+    """Every deck depends only on the seed and its index, so --jobs changes nothing."""
+    alone = run_arena("bulgarian", "normal", "easy", 6, seed=5, clock=time.perf_counter)
+    shared = run_arena("bulgarian", "normal", "easy", 6, seed=5, clock=time.perf_counter, jobs=2)
+    assert shared.per_deck == alone.per_deck
+    for level in ("normal", "easy"):
+        a, b = alone.stats[level].summary(), shared.stats[level].summary()
+        for figure in ("decisions", "contracts", "deals", "made", "margin", "contres"):
+            assert a[figure] == b[figure]
+        assert a["decisions"] > 0
+
+
+def test_cli_refuses_zero_jobs(capsys) -> None:
+    assert main(["arena", "--a", "easy", "--b", "easy", "--jobs", "0"]) == 2
+    assert "--jobs must be at least 1" in capsys.readouterr().err
