@@ -3,7 +3,8 @@
 ``easy`` plays the lowest legal card; ``normal`` plays and bids by rules of thumb;
 ``hard`` samples the unseen cards consistently with everything seen and looks ahead
 (rollouts, then an exact double-dummy solve near the end); ``expert`` solves every sample
-double-dummy earlier and bids by playing contracts out on sampled deals.  See docs/ai.md.
+double dummy from the first trick on (the compiled solver, ``_dds.c``) and bids by playing
+contracts out on sampled deals.  See docs/ai.md.
 """
 
 from engine.ai.player import LEVELS, UnknownLevel, choose_action
