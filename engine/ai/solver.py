@@ -1,9 +1,10 @@
 """Double-dummy solver: exact minimax of the remaining card points with every hand open.
 
-Alpha-beta (fail-soft) with a transposition table at trick boundaries, move ordering
-(table move first, then cheap winners / point smears) and equivalent-card pruning (two
-cards of one hand, same suit, same points, with no card outside that hand ranking between
-them, lead to the same value, so only one is searched).  The value is always from the
+Alpha-beta (fail-soft, principal variation search) with a transposition table at trick
+boundaries, a bound by the points left, move ordering (table move first, then cheap
+winners / point smears) and equivalent-card pruning (two cards of one hand, same suit,
+same points, with no card outside that hand ranking between them, lead to the same
+value, so only one is searched).  The value is always from the
 *maximizing team's* side: its points minus the other team's over the cards still to be
 played (the current trick included), plus the last-trick bonus, plus the capot bonus when
 one team ends with every trick of the deal.
@@ -194,6 +195,14 @@ class Solver:
                 return 0
             if n == 0 and (hands[0] & (hands[0] - 1)) == 0 and self._one_each(hands):
                 return self._last_trick(hands, leader, won)
+            # No line wins more than every point left (and the capot, while possible).
+            left = _points_left(self.code, hands[0] | hands[1] | hands[2] | hands[3])
+            most = left + (0 if won >> (1 - self.max_team) & 1 else CAPOT_BONUS)
+            if most <= alpha:
+                return most
+            least = -left - (0 if won >> self.max_team & 1 else CAPOT_BONUS)
+            if least >= beta:
+                return least
             key = (
                 hands[0]
                 | hands[1] << 32
@@ -222,14 +231,21 @@ class Solver:
         best = -INF if maximizing else INF
         best_move = -1
         hand = hands[seat]
-        for card in moves:
+        for i, card in enumerate(moves):
             hands[seat] = hand ^ (1 << card)
             trick.append(card)
-            if n == 3:
-                gain, winner, won2 = self._close(hands, leader, trick, won)
-                v = gain + self._search(hands, winner, [], won2, alpha - gain, beta - gain)
+            if i == 0 or beta - alpha <= 1:
+                v = self._child(hands, leader, trick, won, alpha, beta)
+            elif maximizing:
+                # Principal variation search: prove a later move no better with a null
+                # window, and search again only one that is.
+                v = self._child(hands, leader, trick, won, alpha, alpha + 1)
+                if alpha < v < beta:
+                    v = self._child(hands, leader, trick, won, v, beta)
             else:
-                v = self._search(hands, leader, trick, won, alpha, beta)
+                v = self._child(hands, leader, trick, won, beta - 1, beta)
+                if alpha < v < beta:
+                    v = self._child(hands, leader, trick, won, alpha, v)
             trick.pop()
             hands[seat] = hand
             if maximizing:
@@ -257,6 +273,15 @@ class Solver:
                 lo = hi = best
             self.table[key] = (lo, hi, best_move)
         return best
+
+    def _child(
+        self, hands: list[int], leader: int, trick: list[int], won: int, alpha: int, beta: int
+    ) -> int:
+        """Search on after a card was added to ``trick`` (closing it when it is full)."""
+        if len(trick) < 4:
+            return self._search(hands, leader, trick, won, alpha, beta)
+        gain, winner, won2 = self._close(hands, leader, trick, won)
+        return gain + self._search(hands, winner, [], won2, alpha - gain, beta - gain)
 
     @staticmethod
     def _one_each(hands: list[int]) -> bool:
@@ -349,6 +374,30 @@ class Solver:
 
 
 _CLASS_CACHE: dict[int, list[int]] = {}
+
+# Points of every set of cards of one suit, per contract: [code][suit][8-bit set].
+_BYTE_POINTS = tuple(
+    tuple(
+        tuple(
+            sum(POINTS[code][suit * 8 + r] for r in range(8) if byte >> r & 1)
+            for byte in range(256)
+        )
+        for suit in range(4)
+    )
+    for code in range(6)
+)
+
+
+def _points_left(code: int, cards: int) -> int:
+    """Card points of ``cards`` plus the last trick's bonus."""
+    bp = _BYTE_POINTS[code]
+    return (
+        bp[0][cards & 0xFF]
+        + bp[1][cards >> 8 & 0xFF]
+        + bp[2][cards >> 16 & 0xFF]
+        + bp[3][cards >> 24]
+        + last_trick_bonus(code)
+    )
 
 
 def _classes(code: int, suit: int, legal8: int, others8: int) -> list[int]:
