@@ -506,21 +506,27 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 return
             if kind == "seeds" and run.phase == "seeds":
                 await self._close_seeds(t)
-            elif kind == "drand" and run.phase == "drand":
+                return
+            if kind == "drand" and run.phase == "drand":
                 await self._drand_timeout(t)
-            elif kind in ("bot", "turn") and run.phase == "play" and run.seq == nonce:
-                seat = run.to_move
-                if seat is None:
-                    return
-                if kind == "bot" and not run.is_auto(seat):
-                    return
-                by = "bot" if run.seats[seat].is_bot else "standin"
-                if kind == "turn":
-                    by = "timeout"
-                assert run.match is not None
-                seed = ai_seed(run.ai_root, run.seq)
-                action = await think(run.match.view(seat), run.level_for(seat), seed)
-                await self._apply_action(t, seat, action, by)
+                return
+            if kind not in ("bot", "turn") or run.phase != "play" or run.seq != nonce:
+                return
+            seat = run.to_move
+            if seat is None or (kind == "bot" and not run.is_auto(seat)):
+                return
+            by = "timeout" if kind == "turn" else "bot" if run.seats[seat].is_bot else "standin"
+            assert run.match is not None
+            view = run.match.view(seat)
+            level = run.level_for(seat)
+            seed = ai_seed(run.ai_root, run.seq)
+        # The AI thinks (an expert for a second or more) without holding the table, so the
+        # players' commands at this table are answered meanwhile.
+        action = await think(view, level, seed)
+        async with self._lock(t):
+            if t.run is not run or run.over or t.status != "playing" or run.seq != nonce:
+                return  # someone acted first (a player beating their timer): theirs stands
+            await self._apply_action(t, seat, action, by)
 
     async def _record(
         self, t: Table, items: list[tuple[str, dict[str, Any]]], *, save_table: bool = False

@@ -3,7 +3,8 @@
 One function, :func:`think`, so the AI can be swapped without touching the table logic.
 It must be deterministic given ``seed``: a match resumed after a crash asks again with the
 same seed and must get the same answer (the AI is called without a time budget for that
-reason). The searching levels think in a worker thread so other tables keep moving.
+reason). The searching levels think in a worker thread, and the table is not held while
+they do, so other tables keep moving and this table's players are answered meanwhile.
 """
 
 from __future__ import annotations

@@ -65,3 +65,50 @@ async def test_nobody_waits_forever(tmp_path):
     assert t.run.over and t.run.match.winner is not None
     assert [s.user_id for s in t.seats] == ["test:a", "test:b", "test:c", "test:d"]
     await h.app.stop()
+
+
+async def test_the_table_answers_while_the_ai_thinks_and_a_player_who_beats_it_keeps_her_move(
+    tmp_path, monkeypatch
+):
+    """Her timer runs out and the AI starts thinking for her (an expert may take seconds);
+    the table is not held meanwhile, so she can still play, and her own card stands."""
+    import asyncio
+
+    import bot.app
+    from bot.texts import action_command
+
+    h = await make_harness(tmp_path / "b.db", seed_window=0, timer=30)
+    await table_with_bots(h, "alice", "--timer", "30")
+    await h.cmd("alice", "/start")
+    t = h.table()
+    await _until_turn(h, 0)
+    thinking, answer = asyncio.Event(), asyncio.Event()
+    real_think = bot.app.think
+
+    async def slow_think(view, level, seed):
+        thinking.set()
+        await answer.wait()
+        return await real_think(view, level, seed)
+
+    monkeypatch.setattr(bot.app, "think", slow_think)
+    seq = t.run.seq
+    timer = asyncio.create_task(h.advance(31))
+    await asyncio.wait_for(thinking.wait(), 5)
+    mine = t.run.match.legal_actions(0)[-1]
+    replies = await asyncio.wait_for(h.cmd("alice", action_command(mine)), 5)
+    assert all(r.ok for r in replies), replies
+    assert t.run.seq == seq + 1  # played at once, while the AI still thinks
+    answer.set()
+    await timer
+    played = t.run.entries[seq]
+    assert (played.data["seat"], played.data["action"], played.data["by"]) == (
+        0,
+        mine.text,
+        "player",
+    )
+    assert all(e.data.get("by") != "timeout" for e in t.run.entries[seq:] if e.kind == "action")
+    assert t.run.timeouts[0] == 0
+    monkeypatch.setattr(bot.app, "think", real_think)
+    await h.advance(5)  # and the bots play on
+    assert t.run.seq > seq + 1
+    await h.app.stop()
