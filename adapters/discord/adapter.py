@@ -17,11 +17,14 @@ Outbound, :meth:`DiscordAdapter.deliver` is the core's ``Platform``:
   Every click refreshes that token, so an active player's hand stays live.
 - when no live interaction can show a private post (the player has been idle for 15
   minutes, or the bot restarted since they last clicked), it goes by direct message, with
-  the same picture and buttons; later versions of the same post edit that DM in place
-  until the player interacts again (then ephemeral takes over). The DM's buttons carry the
-  table's place (see ``ids.place_of``), so a click there reaches the table's channel in the
-  core. A user whose settings refuse DMs (403, code 50007) keeps today's behaviour: the
-  table message says whose turn it is, and their next click brings the hand back.
+  the same picture and buttons. Later versions of the same post edit that DM in place,
+  except one that asks them to act (any enabled button: their move) when the DM does not
+  ask for that move already: it is sent as a new DM and the old one deleted, because
+  Discord notifies new messages, never edits. When the player interacts in the channel
+  again, ephemeral takes over. The DM's buttons carry the table's place (see
+  ``ids.place_of``), so a click there reaches the table's channel in the core. A user
+  whose settings refuse DMs (403, code 50007) keeps today's behaviour: the table message
+  says whose turn it is, and their next click brings the hand back.
 
 The core decides who may do what; the adapter never refuses anything itself.
 """
@@ -112,6 +115,18 @@ def _in_dm(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is None
 
 
+def _is_dm(message: PrivateMessage) -> bool:
+    """Is it a DM of ours that its user clicked (updated in place through that click), not
+    an ephemeral message?"""
+    clicked = message.interaction.message
+    return (
+        _in_dm(message.interaction)
+        and clicked is not None
+        and clicked.id == message.message_id
+        and not clicked.flags.ephemeral
+    )
+
+
 class DiscordAdapter:
     """The core's ``Platform`` on Discord, and the handler of every interaction."""
 
@@ -200,6 +215,11 @@ class DiscordAdapter:
         now = self.now()
         person.prune(now)
         message = person.find(post.key, adopt=_adoptable(post.key, plain))
+        if message is not None and _is_dm(message):
+            # a DM she clicked: not through that click's webhook (an edit would not ping
+            # her when it is her move again) but as any DM, by the channel route
+            person.drop(message.message_id)
+            message = None
         if message is not None:
             view = self._private_view(post, message.interaction)
             try:
@@ -210,6 +230,7 @@ class DiscordAdapter:
                         message.message_id, **view.edit_kwargs()
                     )
                 person.applied[post.key] = seq
+                self._dm_outdated(post.to_user, post.key)
                 return
             except discord.HTTPException as exc:
                 log.info("could not edit %s (%s): sending it anew", post.key, exc.status)
@@ -227,6 +248,7 @@ class DiscordAdapter:
             return
         person.remember(sent.id, latest, person.latest_at, post.key, view.rich, original=False)
         person.applied[post.key] = seq
+        self._dm_outdated(post.to_user, post.key)
 
     def _private_view(self, post: Post, interaction: discord.Interaction) -> Shown:
         """A private post as shown through ``interaction``: in a DM its buttons carry the
@@ -239,8 +261,14 @@ class DiscordAdapter:
         post key, or send a new DM; the caller holds person.lock.
 
         The DM is an ordinary message of the bot (it may edit it for ever), so its id is
-        kept in the persisted map and survives a restart. A user who refuses DMs is logged
-        (their id only) and not asked again until they interact."""
+        kept in the persisted map and survives a restart. Discord notifies a new message,
+        never an edit: a version that asks the user to act (:attr:`Shown.asks`: their
+        move) is sent as a new DM, and the previous one deleted, unless the DM already
+        asks for this move (the map keeps whether it asks; it stops asking when a version
+        was shown ephemerally since, see :meth:`_dm_outdated`). So an idle player is
+        pinged once per move (else the timer runs out and the AI plays for them); any
+        other version edits the DM quietly. A user who refuses DMs is logged (their id
+        only) and not asked again until they interact."""
         user_id = post.to_user or ""
         user = user_snowflake(user_id)
         place = place_of(post.channel)
@@ -250,15 +278,18 @@ class DiscordAdapter:
         view = shown(post.text, post.image, post.image_name, post.buttons, place)
         key = dm_key(user_id, post.key)
         known = self.public.get(key)
+        renew = view.asks and not self.public.asking(key)  # a ping: their move, newly
         try:
-            if known is not None:
+            if known is not None and not renew:
                 dm = self.client.get_partial_messageable(known[0], type=discord.ChannelType.private)
                 try:
                     await dm.get_partial_message(known[1]).edit(**view.edit_kwargs())
+                    self.public.set(key, *known, asking=view.asks)
                     person.applied[post.key] = seq
                     return
                 except discord.NotFound:
                     self.public.forget(key)  # gone (the DM channel closed): send it anew
+                    known = None
             channel = await self.client.create_dm(discord.Object(id=user))
             message = await channel.send(**view.send_kwargs())
         except discord.HTTPException as exc:
@@ -270,11 +301,33 @@ class DiscordAdapter:
                     "could not send %s by direct message: %s %s", post.key, exc.status, exc.code
                 )
             return
-        self.public.set(key, channel.id, message.id)
+        self.public.set(key, channel.id, message.id, asking=view.asks)
         person.applied[post.key] = seq
         log.info("post %s: sent to user %s by direct message", post.key, user)
-        if post.key.startswith("hand:"):
+        if known is not None:
+            # the new DM replaces it: delete the old one so the DM does not fill up with
+            # stale hands (whose buttons the core would only call out of date)
+            await self._delete_dm(post.key, *known)
+        elif post.key.startswith("hand:"):
             await self._tell_dm_sent(post.channel, user, person)
+
+    def _dm_outdated(self, user_id: str | None, post_key: str) -> None:
+        """A version of ``post_key`` was shown to the user outside their DM (ephemerally):
+        the DM is older than it, so its next version that asks them to act is a new DM
+        (a ping) even if the DM asked for an earlier move."""
+        if user_id is not None:
+            self.public.outdated(dm_key(user_id, post_key))
+
+    async def _delete_dm(self, post_key: str, channel_id: int, message_id: int) -> None:
+        """Delete a DM of ours that a newer one replaced; one already gone is fine, and any
+        other failure only leaves a stale copy behind (its buttons are out of date)."""
+        dm = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        try:
+            await dm.get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass
+        except discord.HTTPException as exc:
+            log.warning("could not delete the old DM of %s: %s %s", post_key, exc.status, exc.code)
 
     async def _tell_dm_sent(self, channel: Channel, user: int, person: Person) -> None:
         """One line in the table's channel when a new DM carries a hand, so the player (and
@@ -418,6 +471,7 @@ class DiscordAdapter:
             items.append(_Item(None, next(self._seq), shown("✅", None, "", ())))
         for item in items:
             original = True  # the message is this interaction's @original
+            in_dm = False  # shown in a DM of ours (else ephemerally)
             if item is update and clicked is not None:
                 kwargs = item.shown.edit_kwargs()
                 if not response.is_done():
@@ -425,7 +479,7 @@ class DiscordAdapter:
                 else:
                     await interaction.edit_original_response(**kwargs)
                 message_id = clicked.message_id
-                self._keep_dm(interaction, item.key, message_id)
+                in_dm = self._keep_dm(interaction, item, message_id)
             elif not response.is_done():
                 sent = await response.send_message(
                     ephemeral=not item.public, **item.shown.send_kwargs()
@@ -455,17 +509,21 @@ class DiscordAdapter:
             )
             if item.key is not None:
                 person.applied[item.key] = item.seq
+                if not in_dm:
+                    self._dm_outdated(user_of(interaction).id, item.key)
 
-    def _keep_dm(self, interaction: discord.Interaction, key: str | None, message_id: int) -> None:
-        """A DM of ours was updated in place to show ``key``: later versions of that post
-        edit it once the interaction's token is gone."""
+    def _keep_dm(self, interaction: discord.Interaction, item: _Item, message_id: int) -> bool:
+        """If a DM of ours was updated in place to show ``item``, note it in the map (with
+        whether it asks to act): later versions of that post edit it, or replace it when
+        they ask to act and it does not (see :meth:`_show_by_dm`). True if it was a DM."""
         message = interaction.message
+        key = item.key
         if key is None or not _in_dm(interaction) or message is None or message.flags.ephemeral:
-            return
+            return False
         user_id = user_of(interaction).id
         where = (interaction.channel_id or 0, message_id)
-        if self.public.get(dm_key(user_id, key)) != where:
-            self.public.set(dm_key(user_id, key), *where)
+        self.public.set(dm_key(user_id, key), *where, asking=item.shown.asks)
+        return True
 
     def _items(
         self,

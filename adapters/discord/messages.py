@@ -9,7 +9,10 @@ interaction, and a player's next click re-issues or refreshes them.
 A private post that no live interaction can show goes by direct message instead: an
 ordinary message of the bot, which it may edit for ever, so its id is kept in the same JSON
 file under :func:`dm_key` (per user and post key) and the DM is edited in place after a
-restart too.
+restart too. With it is kept whether that DM asks its user to act (see
+:meth:`PublicMessages.asking`): Discord notifies a new message, never an edit, so a post
+that asks them to act is sent as a new DM unless the DM already asks for that move, and
+that must hold across a restart (the core shows every hand again when it resumes).
 """
 
 from __future__ import annotations
@@ -39,27 +42,52 @@ def dm_key(user_id: str, post_key: str) -> str:
 
 class PublicMessages:
     """``post key -> (channel id, message id)``, persisted as JSON when a path is given;
-    direct messages are in it too, under :func:`dm_key`."""
+    direct messages are in it too, under :func:`dm_key`, with whether they ask their user
+    to act (``[channel, message, 1]`` in the file; a file without it reads as "no")."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
         self._map: dict[str, tuple[int, int]] = {}
+        self._asking: set[str] = set()
         if self.path is not None and self.path.is_file():
             try:
                 raw = json.loads(self.path.read_text(encoding="utf-8"))
                 self._map = {k: (int(v[0]), int(v[1])) for k, v in raw.items()}
+                self._asking = {k for k, v in raw.items() if len(v) > 2 and v[2]}
             except (OSError, ValueError, TypeError, IndexError):
                 log.warning("unreadable Discord message map %s: starting afresh", self.path)
+                self._map, self._asking = {}, set()
 
     def get(self, key: str) -> tuple[int, int] | None:
         return self._map.get(key)
 
-    def set(self, key: str, channel_id: int, message_id: int) -> None:
+    def set(self, key: str, channel_id: int, message_id: int, *, asking: bool = False) -> None:
+        """``key`` is shown by that message (``asking``: a DM that asks its user to act);
+        written to disk only when something changed (a DM is edited at every move)."""
+        if self._map.get(key) == (channel_id, message_id) and (key in self._asking) == asking:
+            return
         self._map.pop(key, None)
         self._map[key] = (channel_id, message_id)
+        if asking:
+            self._asking.add(key)
+        else:
+            self._asking.discard(key)
         while len(self._map) > MAX_PUBLIC_KEYS:
-            self._map.pop(next(iter(self._map)))
+            self._asking.discard(oldest := next(iter(self._map)))
+            self._map.pop(oldest)
         self._save()
+
+    def asking(self, key: str) -> bool:
+        """Does the DM under ``key`` ask its user to act, in the newest version of its post
+        they were shown? (Not once a version was shown elsewhere: see :meth:`outdated`.)"""
+        return key in self._asking
+
+    def outdated(self, key: str) -> None:
+        """A newer version of the DM's post was shown elsewhere (an ephemeral message):
+        what the DM asks, if anything, is over."""
+        if key in self._asking:
+            self._asking.discard(key)
+            self._save()
 
     def dm_post_key(self, user_id: str, message_id: int) -> str | None:
         """The post key a direct message of ours to ``user_id`` shows, if it is one."""
@@ -70,6 +98,7 @@ class PublicMessages:
         return None
 
     def forget(self, key: str) -> None:
+        self._asking.discard(key)
         if self._map.pop(key, None) is not None:
             self._save()
 
@@ -78,7 +107,8 @@ class PublicMessages:
             return
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
         try:
-            tmp.write_text(json.dumps(self._map), encoding="utf-8")
+            raw = {k: [*v, 1] if k in self._asking else list(v) for k, v in self._map.items()}
+            tmp.write_text(json.dumps(raw), encoding="utf-8")
             os.replace(tmp, self.path)
         except OSError:
             log.exception("could not save the Discord message map")

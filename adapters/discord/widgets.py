@@ -154,6 +154,13 @@ class Shown:
         """A picture or buttons: a hand or a prompt, not a one-line answer."""
         return self.image is not None or bool(self.buttons)
 
+    @property
+    def asks(self) -> bool:
+        """Does it ask its reader to act now: any button not disabled? The core puts
+        enabled choices on a hand only when it is that player's move (and a "Back" on the
+        hand of one the AI replaced), so this says "your move" without any game logic."""
+        return any(button.enabled for row in self.buttons for button in row)
+
     def file(self) -> discord.File | None:
         if self.image is None:
             return None

@@ -276,3 +276,11 @@ async def test_direct_messages_open_send_click_and_refuse_like_discord(fake: Fak
         with pytest.raises(discord.Forbidden) as info:
             await closed.send("your hand")
         assert info.value.code == 50007 and fake.dm_messages(bob) == []
+        # the bot deletes its DM (204); a second delete finds nothing (404, 10008)
+        await dm.get_partial_message(sent.id).delete()
+        assert fake.dm_messages(alice) == []
+        deleted = fake.requests_to("DELETE", rf"/channels/{dm.id}/messages/{sent.id}")
+        assert [r.status for r in deleted] == [204]
+        with pytest.raises(discord.NotFound) as gone:
+            await dm.get_partial_message(sent.id).delete()
+        assert gone.value.code == 10008

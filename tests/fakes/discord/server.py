@@ -17,7 +17,9 @@ that matter to a bot, with Discord's own error codes:
 - direct messages: ``POST /users/@me/channels`` opens (or finds) the DM channel with a user
   (type 1, no guild); a message there reaches only that user, and a user who refuses DMs
   (``FakeUser.dms_open = False``) makes it fail with 403, code 50007. A click in a DM is
-  an interaction without ``guild_id``, with ``user`` instead of ``member``.
+  an interaction without ``guild_id``, with ``user`` instead of ``member``. The bot deletes
+  its DM with ``DELETE /channels/{dm}/messages/{id}`` (204; a message already gone: 404,
+  10008 Unknown Message).
 
 Every REST request is recorded (:attr:`FakeDiscord.requests`) with its JSON body (or
 ``payload_json``) and uploaded files, and every gateway frame in both directions
