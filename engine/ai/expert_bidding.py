@@ -21,6 +21,7 @@ SAMPLES = 96  # deals played out by the rules of thumb per decision
 MARGIN = 12.0
 CONTRE_MARGIN = 20.0
 VETO_MARGIN = 20.0  # French: pass a hand the evaluation would take if it loses this much
+PROPOSE_MARGIN = 40.0  # French: call a hand the evaluation passes if it wins this much
 REJECT_TRIES = 30
 CALL_FLOOR = 15.0  # bidding points a caller surely has (5 cards)
 PASS_CEILING = 30.0  # bidding points a player who passed on the turned card surely lacks
@@ -143,12 +144,10 @@ def expert_bid(view, rng: random.Random) -> str:
     """The expert's auction action text (one of ``view.legal``).
 
     Bulgarian: the sampled evaluation chooses among every call, Contre and Recontre.
-    French (take / name a suit): the hard level's evaluation proposes and the sampled
-    evaluation may only veto a contract that loses on the samples; measured, letting
-    the rollouts propose French contracts took too many marginal ones (see bench/arena.md).
+    French (take / name a suit): see ``_french``.
     """
     if view.ruleset != "bulgarian":
-        return _french_veto(view, rng)
+        return _french(view, rng)
     legal = [a.text for a in view.legal]
     me = view.seat
     sampled = _Outcomes(view, _deals(view, rng, SAMPLES))
@@ -184,11 +183,28 @@ def expert_bid(view, rng: random.Random) -> str:
     return "pass"
 
 
-def _french_veto(view, rng: random.Random) -> str:
+def _french(view, rng: random.Random) -> str:
+    """French auction: the hard evaluation proposes and the samples may veto; a hand it
+    passes is still called when the samples value a contract highly (measured: proposing
+    at a low margin over-bid, at ``PROPOSE_MARGIN`` it gained, see bench/arena.md)."""
     hint = heuristic_bid(view, "hard")
     legal = [a.text for a in view.legal]
-    if hint == "pass" or "pass" not in legal:
+    if "pass" not in legal:
         return hint
-    code = view.turned >> 3 if hint == "take" else CONTRACT_CODES[hint[4:]]
-    value = _Outcomes(view, _deals(view, rng, SAMPLES)).value(code, view.seat, 1)
-    return "pass" if value < -VETO_MARGIN else hint
+    if hint != "pass":
+        code = view.turned >> 3 if hint == "take" else CONTRACT_CODES[hint[4:]]
+        value = _Outcomes(view, _deals(view, rng, SAMPLES)).value(code, view.seat, 1)
+        return "pass" if value < -VETO_MARGIN else hint
+    sampled = _Outcomes(view, _deals(view, rng, SAMPLES))
+    best: tuple[float, str] | None = None
+    for text in legal:
+        if text == "take":
+            code = view.turned >> 3
+        elif text.startswith("bid "):
+            code = CONTRACT_CODES[text[4:]]
+        else:
+            continue
+        value = sampled.value(code, view.seat, 1)
+        if best is None or value > best[0]:
+            best = (value, text)
+    return best[1] if best is not None and best[0] > PROPOSE_MARGIN else "pass"
