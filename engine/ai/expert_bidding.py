@@ -153,10 +153,9 @@ def expert_bid(view, rng: random.Random) -> str:
     sampled = _Outcomes(view, _deals(view, rng, SAMPLES))
     options: list[tuple[float, str]] = []
     for text in legal:
-        if text == "take":
-            code, taker, mult = view.turned >> 3, me, 1
-        elif text.startswith("bid "):
-            code, taker, mult = CONTRACT_CODES[text[4:]], me, 1
+        trump = _trump_called(view, text)
+        if trump is not None:
+            code, taker, mult = trump, me, 1
         elif text in ("contre", "recontre"):
             code, taker, mult = auction_state(view.bids)
             base = sampled.value(code, taker, mult)
@@ -183,6 +182,15 @@ def expert_bid(view, rng: random.Random) -> str:
     return "pass"
 
 
+def _trump_called(view, text: str) -> int | None:
+    """The contract code an auction action calls (``take``: the turned suit), if any."""
+    if text == "take":
+        return view.turned >> 3
+    if text.startswith("bid "):
+        return CONTRACT_CODES[text[4:]]
+    return None
+
+
 def _french(view, rng: random.Random) -> str:
     """French auction: the hard evaluation proposes and the samples may veto; a hand it
     passes is still called when the samples value a contract highly (measured: proposing
@@ -191,20 +199,11 @@ def _french(view, rng: random.Random) -> str:
     legal = [a.text for a in view.legal]
     if "pass" not in legal:
         return hint
-    if hint != "pass":
-        code = view.turned >> 3 if hint == "take" else CONTRACT_CODES[hint[4:]]
-        value = _Outcomes(view, _deals(view, rng, SAMPLES)).value(code, view.seat, 1)
-        return "pass" if value < -VETO_MARGIN else hint
     sampled = _Outcomes(view, _deals(view, rng, SAMPLES))
-    best: tuple[float, str] | None = None
-    for text in legal:
-        if text == "take":
-            code = view.turned >> 3
-        elif text.startswith("bid "):
-            code = CONTRACT_CODES[text[4:]]
-        else:
-            continue
-        value = sampled.value(code, view.seat, 1)
-        if best is None or value > best[0]:
-            best = (value, text)
+    if hint != "pass":
+        value = sampled.value(_trump_called(view, hint), view.seat, 1)
+        return "pass" if value < -VETO_MARGIN else hint
+    calls = [(t, _trump_called(view, t)) for t in legal]
+    values = [(sampled.value(code, view.seat, 1), t) for t, code in calls if code is not None]
+    best = max(values, key=lambda vt: vt[0], default=None)  # the first of equals, as bid
     return best[1] if best is not None and best[0] > PROPOSE_MARGIN else "pass"

@@ -53,29 +53,26 @@ def solve_root(
 
     Raises ``NodeLimit`` past ``max_nodes``.
     """
-    if _dds is None:
-        solver = Solver(pos.kind, pos.code, max_team, max_nodes)
-        return solver.root_values(pos), solver.nodes
-    try:
-        return _dds.root_values(*_args(pos, max_team, max_nodes))
-    except _dds.NodeLimit:
-        raise NodeLimit from None
+    return _solve(pos, max_team, max_nodes, root=True)
 
 
 def solve(pos: Position, max_team: int, max_nodes: int | None = None) -> tuple[int, int]:
     """The exact value of ``pos`` for ``max_team`` and the nodes searched."""
+    return _solve(pos, max_team, max_nodes, root=False)
+
+
+def _solve(pos: Position, max_team: int, max_nodes: int | None, root: bool):
     if _dds is None:
         solver = Solver(pos.kind, pos.code, max_team, max_nodes)
-        return solver.value(pos), solver.nodes
+        return (solver.root_values(pos) if root else solver.value(pos)), solver.nodes
+    limit = -1 if max_nodes is None else max(0, max_nodes)
+    compiled = _dds.root_values if root else _dds.value
     try:
-        return _dds.value(*_args(pos, max_team, max_nodes))
+        return compiled(
+            pos.kind, pos.code, max_team, pos.hands, pos.leader, pos.trick, pos.won, limit
+        )
     except _dds.NodeLimit:
         raise NodeLimit from None
-
-
-def _args(pos: Position, max_team: int, max_nodes: int | None) -> tuple:
-    limit = -1 if max_nodes is None else max(0, max_nodes)
-    return (pos.kind, pos.code, max_team, pos.hands, pos.leader, pos.trick, pos.won, limit)
 
 
 @dataclass
@@ -156,11 +153,7 @@ class Solver:
         hands = list(pos.hands)
         seat = pos.to_move
         hands[seat] ^= 1 << card
-        trick = [*pos.trick, card]
-        if len(trick) < 4:
-            return self._search(hands, pos.leader, trick, pos.won, alpha, beta)
-        gain, winner, won = self._close(hands, pos.leader, trick, pos.won)
-        return gain + self._search(hands, winner, [], won, alpha - gain, beta - gain)
+        return self._child(hands, pos.leader, [*pos.trick, card], pos.won, alpha, beta)
 
     # -- search -------------------------------------------------------------------
     def _close(self, hands: list[int], leader: int, trick: list[int], won: int):

@@ -67,6 +67,21 @@ class World:
         self.bot = bot
         return bot
 
+    async def open_table(self, options: dict[str, Any], scheduler: Any = None) -> tuple[str, int]:
+        """Start the bot; alice creates a table with ``options``, three bots join and she
+        starts: the table message id and the callback type that answered her Start."""
+        fake, alice, channel = self.fake, self.alice, self.channel
+        await self.start_bot(scheduler=scheduler)
+        created = await fake.slash(alice, channel, "table", options, subcommand="create")
+        await created.response()
+        for _n in range(3):
+            await (await fake.slash(alice, channel, "table", {}, subcommand="addbot")).response()
+        await fake.wait_for(lambda: self.table_messages())
+        table_id = self.table_messages()[0]["id"]
+        start = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":start"))
+        answered = await (await fake.click(alice, table_id, start["custom_id"])).response()
+        return table_id, answered
+
     async def stop_bot(self) -> None:
         if self.bot is not None:
             await self.bot.close()

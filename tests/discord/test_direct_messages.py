@@ -80,16 +80,8 @@ def go_idle(world: World, minutes: float = 16) -> None:
 
 async def open_table(world: World) -> str:
     """Alice opens a classic table, three bots join, she starts: the table message id."""
-    fake, alice, channel = world.fake, world.alice, world.channel
-    await world.start_bot()
-    created = await fake.slash(alice, channel, "table", {"ruleset": "classic"}, subcommand="create")
-    await created.response()
-    for _n in range(3):
-        await (await fake.slash(alice, channel, "table", {}, subcommand="addbot")).response()
-    await fake.wait_for(lambda: world.table_messages())
-    table_id = world.table_messages()[0]["id"]
-    start = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":start"))
-    assert await (await fake.click(alice, table_id, start["custom_id"])).response() == 4
+    table_id, answered = await world.open_table({"ruleset": "classic"})
+    assert answered == 4
     return table_id
 
 

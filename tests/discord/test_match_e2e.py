@@ -273,16 +273,8 @@ async def test_whole_match_with_bots_moving_in_the_background(world: World) -> N
     the scheduler's tasks, concurrently with her own interactions."""
     from bot.scheduler import ApsScheduler
 
-    fake, alice, channel = world.fake, world.alice, world.channel
-    await world.start_bot(scheduler=ApsScheduler())
-    created = await fake.slash(alice, channel, "table", {"target": 1}, subcommand="create")
-    await created.response()
-    for _n in range(3):
-        await (await fake.slash(alice, channel, "table", {}, subcommand="addbot")).response()
-    await fake.wait_for(lambda: world.table_messages())
-    table_id = world.table_messages()[0]["id"]
-    start = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":start"))
-    await (await fake.click(alice, table_id, start["custom_id"])).response()
+    fake, alice = world.fake, world.alice
+    await world.open_table({"target": 1}, scheduler=ApsScheduler())
     assert world.bot is not None
     run_over = lambda: world.bot.app.tables[1].run.over  # noqa: E731
     refused = 0
