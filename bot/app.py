@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot import texts
+from bot import metrics, texts
 from bot.bots import think
 from bot.ceremony import DRAND_GRACE, Ceremony
 from bot.clock import Clock, Randomness, SystemClock, SystemRandomness
@@ -51,6 +51,7 @@ class Settings:
     max_tables_per_channel: int = 20
     record_latency: bool = False
     tournaments: bool = False  # attach bot.tournaments (its own tables in the database)
+    metrics_port: int | None = None  # serve /metrics and /healthz there (bot.monitor)
 
     @property
     def pause(self) -> float:
@@ -89,9 +90,15 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self._started = False
         self.tournaments: Any = None  # the TournamentService, when attached
         self._hooks: set[asyncio.Task[None]] = set()
+        self.monitor: Any = None  # bot.monitor.Monitor, with settings.metrics_port
 
     async def start(self) -> None:
         """Run migrations, resume every unfinished table, arm its deadline."""
+        if self.settings.metrics_port is not None:  # first: /healthz says "starting"
+            from bot.monitor import Monitor
+
+            self.monitor = Monitor(self, self.settings.metrics_port)
+            await self.monitor.start()
         await self.store.migrate()
         self.scheduler.start()
         deadlines = await self.store.deadlines()
@@ -104,6 +111,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                     t.run = MatchRun.replay(entries, t.id)
             await self._resume(t, deadlines.get(t.id))
         self._started = True
+        metrics.watch(self)
         self._update_idle()
         if self.settings.tournaments and self.store.path != ":memory:":
             try:
@@ -145,6 +153,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 except Exception:
                     log.exception("tournament service did not stop cleanly")
         await self.store.close()
+        if self.monitor is not None:
+            await self.monitor.stop()
 
     def busy(self) -> bool:
         """Is any match in progress?"""
@@ -397,6 +407,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         )
         await self._after_change(t, events, actor=seat)
         self.actions_applied += 1
+        metrics.action(t.channel, t.settings.ruleset, by, time.perf_counter() - t0)
         if self.settings.record_latency:
             self.latencies.append(time.perf_counter() - t0)
 

@@ -14,6 +14,7 @@ import logging
 import random
 from typing import Any
 
+from bot import metrics
 from engine import Action
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ def choose(view: Any, level: str, seed: int) -> Action:
     return fallback_choice(legal, seed)
 
 
+@metrics.timed_think
 async def think(view: Any, level: str, seed: int) -> Action:
     """:func:`choose`, off the event loop for the levels that search."""
     if level in SEARCHING_LEVELS:

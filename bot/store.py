@@ -21,6 +21,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 MIGRATIONS: tuple[str, ...] = (
@@ -243,6 +245,7 @@ class Store:
                 if not fut.done():
                     fut.set_result(None)
 
+    @metrics.timed_commit
     async def _commit(self, w: Write) -> None:
         """One transaction for ``w``, run in one trip to aiosqlite's thread (so a busy event
         loop does not stretch a commit over many hops)."""

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -26,6 +27,7 @@ from adapters.discord.config import read_token
 from adapters.discord.messages import PublicMessages
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.widgets import ActionButton
+from bot import metrics
 from bot.platform import Platform
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,7 @@ class BeloteClient(discord.Client):
             intents=discord.Intents(guilds=True),  # not privileged: channel objects only
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=metered(),  # every REST answer: errors and rate limits counted
         )
         self.tree = app_commands.CommandTree(self)
         self.adapter = DiscordAdapter(self, messages_path=messages_path, defer_after=defer_after)
@@ -57,6 +60,15 @@ class BeloteClient(discord.Client):
         self.translator: app_commands.Translator = CatalogTranslator()
         self.guild_ids = guild_ids
         register_commands(self.tree, self.adapter)
+
+    async def on_ready(self) -> None:
+        metrics.connected("discord", True)
+
+    async def on_resumed(self) -> None:
+        metrics.connected("discord", True)
+
+    async def on_disconnect(self) -> None:
+        metrics.connected("discord", False)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A click on one of our buttons that is no longer on the message (an old client
@@ -83,6 +95,29 @@ class BeloteClient(discord.Client):
                 await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+
+def metered() -> aiohttp.TraceConfig:
+    """Counts, at the HTTP layer where every REST call and interaction answer passes once,
+    Discord's errors and the 429s that make discord.py wait (``Retry-After`` seconds)."""
+
+    async def on_end(_session: object, _ctx: object, params: aiohttp.TraceRequestEndParams) -> None:
+        status = params.response.status
+        if status == 429:
+            wait = params.response.headers.get("Retry-After") or 0
+            metrics.rate_limited("discord", float(wait))
+        elif status >= 400:
+            metrics.api_error("discord", status)
+
+    async def on_exception(
+        _session: object, _ctx: object, params: aiohttp.TraceRequestExceptionParams
+    ) -> None:
+        metrics.api_error("discord", type(params.exception).__name__)
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(on_end)
+    trace.on_request_exception.append(on_exception)
+    return trace
 
 
 def _on_message(message: discord.Message | None, custom_id: str) -> bool:
@@ -113,6 +148,7 @@ class DiscordBot:
     async def start(self) -> None:
         """Log in, start the core, connect the gateway (in the background); returns when
         the bot is ready to answer interactions."""
+        metrics.connected("discord", False)  # /healthz: not ready until the gateway is
         await self.client.login(self._token)
         self.app = await self._factory(self.client.adapter)
         self.client.adapter.app = self.app

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import os
 import signal
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,8 +20,10 @@ from typing import Any
 from aiohttp import web
 from telegram import Update
 from telegram.constants import UpdateType
+from telegram.error import RetryAfter, TelegramError
 from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
 
+from bot import metrics
 from bot.platform import Button, Platform, Post
 
 from .commands import core_commands, menu_languages, scopes
@@ -45,6 +48,33 @@ class RateLimits:
     group_per_period: float = 20
     group_period: float = 60
     max_retries: int = 3
+
+
+class MeteredRateLimiter(AIORateLimiter):
+    """PTB's rate limiter, counting what it does: the time a call waited for the flood
+    limits before it went out, each 429 (Telegram's "retry after N"), and every API error.
+    Every Bot API call passes here once per attempt."""
+
+    async def process_request(self, callback: Any, *args: Any, **kwargs: Any) -> Any:
+        asked = time.perf_counter()
+        attempts = 0
+
+        async def metered(*call_args: Any, **call_kwargs: Any) -> Any:
+            nonlocal attempts
+            attempts += 1
+            if attempts == 1 and (waited := time.perf_counter() - asked) > 0.01:
+                metrics.rate_limited("telegram", waited)
+            try:
+                return await callback(*call_args, **call_kwargs)
+            except RetryAfter as exc:
+                wait = exc.retry_after  # seconds, or a timedelta with PTB_TIMEDELTA set
+                metrics.rate_limited("telegram", getattr(wait, "total_seconds", lambda: wait)())
+                raise
+            except TelegramError as exc:
+                metrics.api_error("telegram", type(exc).__name__)
+                raise
+
+        return await super().process_request(metered, *args, **kwargs)
 
 
 class TokenFilter(logging.Filter):
@@ -88,13 +118,14 @@ class TelegramAdapter:
 
     async def start(self) -> None:
         """Connect (getMe), open the core and memory, set the menus, start receiving."""
+        metrics.connected("telegram", False)  # /healthz: not until updates come in
         self._guard_logs()
         limits = self._limits
         builder = (
             Application.builder()
             .token(self.config.token)
             .rate_limiter(
-                AIORateLimiter(
+                MeteredRateLimiter(
                     overall_max_rate=limits.overall_per_second,
                     overall_time_period=1,
                     group_max_rate=limits.group_per_period,
@@ -151,6 +182,7 @@ class TelegramAdapter:
             )
         else:
             await self._start_webhook(self.config.webhook)
+        metrics.connected("telegram", True)
         log.info("Telegram bot @%s is running", username)
 
     async def stop(self) -> None:
@@ -158,6 +190,7 @@ class TelegramAdapter:
         ptb = self.ptb
         if ptb is None:
             return
+        metrics.connected("telegram", False)
         if ptb.updater is not None and ptb.updater.running:
             await ptb.updater.stop()
         if self._web is not None:
