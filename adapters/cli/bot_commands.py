@@ -17,9 +17,33 @@ import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
+
+from bot.logs import FORMATS
 
 DEFAULT_DB = "belote.db"
 SOLO_PICTURES = "belote-pictures"
+log = logging.getLogger("belote")
+
+
+def _env(name: str, default: Any) -> Any:
+    """An option's default: the BELOTE_* setting when set (environment or .env), so a
+    container or a systemd unit configures the bot without a command line."""
+    value = _settings().get(name, "").strip()
+    return value if value else default
+
+
+def _flag(name: str) -> bool:
+    return _settings().get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _list(name: str) -> list[str] | None:
+    items = [v.strip() for v in _settings().get(name, "").split(",") if v.strip()]
+    return items or None
+
+
+def _settings() -> dict[str, str]:
+    return {**read_dotenv(), **os.environ}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,20 +52,64 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run the bot: in the terminal, or on Discord / Telegram",
         description="Run the bot. With no chat token configured, plays in the terminal.",
     )
-    p.add_argument("--platform", choices=("console", "discord", "telegram"), default=None)
-    p.add_argument("--db", default=os.environ.get("BELOTE_DB", DEFAULT_DB), help="database")
-    p.add_argument("--bot-delay", type=float, default=1.0, metavar="S", help="bot pause (s)")
+    p.add_argument(
+        "--platform",
+        choices=("console", "discord", "telegram"),
+        default=_env("BELOTE_PLATFORM", None),
+    )
+    p.add_argument("--db", default=_env("BELOTE_DB", DEFAULT_DB), help="database")
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=_env("BELOTE_BOT_DELAY", 1.0),
+        metavar="S",
+        help="bot pause (s)",
+    )
     p.add_argument("--fast", action="store_true", help="no pause, no seed window")
-    p.add_argument("--no-drand", action="store_true", help="deal without drand")
-    p.add_argument("--drand-relay", action="append", metavar="URL", help="drand relay URL")
-    p.add_argument("--timer", type=float, default=60.0, metavar="S", help="turn timer")
-    p.add_argument("--window", type=float, default=20.0, metavar="S", help="seed window")
-    p.add_argument("--ruleset", default="club", help="default ruleset of new tables")
+    p.add_argument(
+        "--no-drand",
+        action="store_true",
+        default=_flag("BELOTE_NO_DRAND"),
+        help="deal without drand",
+    )
+    p.add_argument(
+        "--drand-relay",
+        action="append",
+        metavar="URL",
+        default=_list("BELOTE_DRAND_RELAYS"),
+        help="drand relay URL",
+    )
+    p.add_argument(
+        "--timer", type=float, default=_env("BELOTE_TIMER", 60.0), metavar="S", help="turn timer"
+    )
+    p.add_argument(
+        "--window",
+        type=float,
+        default=_env("BELOTE_WINDOW", 20.0),
+        metavar="S",
+        help="seed window",
+    )
+    p.add_argument(
+        "--ruleset", default=_env("BELOTE_RULESET", "club"), help="default ruleset of new tables"
+    )
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
     p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
     p.add_argument("--random-seed", default=None, help=argparse.SUPPRESS)  # tests only
-    p.add_argument("--log-level", default="WARNING")
+    p.add_argument("--log-level", default=_env("BELOTE_LOG_LEVEL", "WARNING"))
+    p.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default=_env("BELOTE_LOG_FORMAT", "text"),
+        help="text: one line an event; json: one JSON object an event",
+    )
+    p.add_argument(
+        "--metrics-port",
+        type=int,
+        default=_env("BELOTE_METRICS_PORT", None),
+        metavar="PORT",
+        help="serve Prometheus /metrics and /healthz on this port",
+    )
     p.set_defaults(func=run_command)
 
     e = subparsers.add_parser(
@@ -107,6 +175,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             ruleset=args.ruleset,
             render_images=bool(getattr(args, "images", None)) or args.platform != "console",
             tournaments=True,
+            metrics_port=args.metrics_port,
         )
         drand = None
         if not args.no_drand:
@@ -121,7 +190,19 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING))
+    from bot import logs
+
+    logs.setup(args.log_level, args.log_format, env=_settings())
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception:
+        log.exception("the bot stopped on an error")
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
     args.platform = choose_platform(args.platform)
     if args.platform == "console":
         return asyncio.run(_run_console(args))

@@ -1,0 +1,109 @@
+"""The process's logging: one line an event, plain text or JSON, secrets masked.
+
+One line an event, so ``journalctl``, ``docker logs`` and log shippers never split an
+event or glue two together: in text, a traceback's line breaks are written as ``\\n``
+(``sed 's/\\\\n/\\n/g'`` unfolds them); in JSON (``--log-format json``) the traceback is
+the ``exc_info`` field of the event's one object. The :class:`bot.redact.RedactingFilter`
+sits on the handler, so neither format ever sees a registered secret; the settings that
+hold secrets (tokens, the database password) are registered here, before anything logs.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Mapping
+from typing import TextIO
+from urllib.parse import urlsplit
+
+from pythonjsonlogger.json import JsonFormatter
+
+from bot import redact
+
+FORMATS = ("text", "json")
+#: Settings whose whole value is a secret.
+SECRET_SETTINGS = ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "TELEGRAM_WEBHOOK_SECRET")
+#: Settings that are URLs with a password in them.
+URL_SETTINGS = ("DATABASE_URL",)
+
+
+class OneLineFormatter(logging.Formatter):
+    """``2026-11-30T05:21:15.123Z ERROR bot.app: message | Traceback...\\n  File...``"""
+
+    converter = time.gmtime
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        return _iso(record)
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        head, sep, tail = text.partition("\n")  # the traceback follows the first line
+        line = f"{head} | {tail}" if sep else head
+        return line.replace("\r", "\\r").replace("\n", "\\n")
+
+
+class OneObjectFormatter(JsonFormatter):
+    """``{"time": ..., "level": ..., "logger": ..., "message": ..., "exc_info": ...}``"""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "{asctime}{levelname}{name}{message}",
+            style="{",
+            rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+            json_ensure_ascii=False,
+        )
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        return _iso(record)
+
+
+def _iso(record: logging.LogRecord) -> str:
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+    return f"{stamp}.{int(record.msecs):03d}Z"
+
+
+def register_secrets(env: Mapping[str, str]) -> None:
+    """Register the secret settings found in ``env`` (tokens, a database password)."""
+    for name in SECRET_SETTINGS:
+        if value := env.get(name, "").strip():
+            redact.register(value)
+    for name in URL_SETTINGS:
+        if value := env.get(name, "").strip():
+            try:
+                password = urlsplit(value).password
+            except ValueError:
+                password = None
+            if password:
+                redact.register(password)
+
+
+_handler: logging.Handler | None = None
+
+
+def setup(
+    level: str = "WARNING",
+    fmt: str = "text",
+    env: Mapping[str, str] | None = None,
+    stream: TextIO | None = None,
+) -> logging.Handler:
+    """One handler on the root logger (replacing the one an earlier call put there),
+    writing to ``stream`` (stderr) in ``fmt``; the redacting filter installed on it."""
+    global _handler
+    if fmt not in FORMATS:
+        raise ValueError(f"log format must be one of {', '.join(FORMATS)}")
+    root = logging.getLogger()
+    if _handler is not None:
+        root.removeHandler(_handler)
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(OneObjectFormatter() if fmt == "json" else OneLineFormatter())
+    root.addHandler(handler)
+    root.setLevel(getattr(logging, str(level).upper(), logging.WARNING))
+    _handler = handler
+    register_secrets(env if env is not None else {})
+    redact.install()
+    logging.captureWarnings(True)  # warnings become events too, one line each
+    return handler
