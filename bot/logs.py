@@ -22,6 +22,23 @@ from pythonjsonlogger.json import JsonFormatter
 from bot import redact
 
 FORMATS = ("text", "json")
+#: Libraries that, at DEBUG, dump what goes over the wire: raw gateway events and updates
+#: (a player's ``/seed`` arrives there before the core can know it is a secret and
+#: register it), request bodies, SQL parameters. A registry of secrets cannot mask what
+#: nobody has registered yet, so these stay at INFO even when the bot logs at DEBUG.
+WIRE_LOGGERS = (
+    "discord.gateway",
+    "discord.http",
+    "discord.webhook",
+    "discord.client",
+    "discord.state",
+    "telegram",
+    "httpx",
+    "httpcore",
+    "hpack",
+    "aiosqlite",
+    "asyncpg",
+)
 #: Settings whose whole value is a secret.
 SECRET_SETTINGS = ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "TELEGRAM_WEBHOOK_SECRET")
 #: Settings that are URLs with a password in them.
@@ -41,9 +58,10 @@ class OneLineFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         text = super().format(record)
-        head, sep, tail = text.partition("\n")  # the traceback follows the first line
-        line = f"{head} | {tail}" if sep else head
-        return line.replace("\r", "\\r").replace("\n", "\\n")
+        trace = record.exc_text or ""
+        if trace and text.endswith(trace):  # "message | Traceback ...": where one ends
+            text = f"{text[: -len(trace)].rstrip()} | {trace}"
+        return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 class OneObjectFormatter(JsonFormatter):
@@ -102,6 +120,10 @@ def setup(
     handler.setFormatter(OneObjectFormatter() if fmt == "json" else OneLineFormatter())
     root.addHandler(handler)
     root.setLevel(getattr(logging, str(level).upper(), logging.WARNING))
+    for name in WIRE_LOGGERS:
+        wire = logging.getLogger(name)
+        if wire.getEffectiveLevel() < logging.INFO:
+            wire.setLevel(logging.INFO)
     _handler = handler
     register_secrets(env if env is not None else {})
     redact.install()
