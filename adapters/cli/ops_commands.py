@@ -15,6 +15,8 @@ import shutil
 import sqlite3
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from adapters.cli.bot_commands import DEFAULT_DB, _env
@@ -34,6 +36,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("out", help="the file to write (must not exist)")
     b.add_argument("--db", default=_env("BELOTE_DB", DEFAULT_DB), help="the live database")
     b.set_defaults(func=backup_command)
+
+    h = subparsers.add_parser(
+        "healthcheck",
+        help="ask the running bot's /healthz: exit 0 when healthy (container health checks)",
+    )
+    h.add_argument("--host", default="127.0.0.1")
+    h.add_argument("--port", type=int, default=_env("BELOTE_METRICS_PORT", 9100))
+    h.add_argument("--timeout", type=float, default=4.0, metavar="S")
+    h.set_defaults(func=healthcheck_command)
 
     a = subparsers.add_parser(
         "admin",
@@ -59,6 +70,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     e.add_argument("dir", help="the directory to write into (created if missing)")
     e.set_defaults(func=lambda args: asyncio.run(_export_all(args)))
+
+
+# --- healthcheck ---------------------------------------------------------------------------
+
+
+def healthcheck_command(args: argparse.Namespace) -> int:
+    """0 when /healthz says healthy, 1 when it says not (its report printed), 2 when
+    nothing answers (the bot is down, or was started without --metrics-port)."""
+    url = f"http://{args.host}:{args.port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=args.timeout) as resp:
+            print(resp.read().decode("utf-8", "replace"))
+            return 0
+    except urllib.error.HTTPError as exc:
+        print(exc.read().decode("utf-8", "replace"), file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"Nothing answers at {url}: {exc}", file=sys.stderr)
+        return 2
 
 
 # --- backup --------------------------------------------------------------------------------
