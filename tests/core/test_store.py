@@ -69,7 +69,9 @@ async def test_a_bad_unit_fails_alone(db):
         tid, mid = await _table_with_match(store)
         good = Write(logs=[_entry(mid, 1, "a")], deadlines={tid: None})
         twice = Write(logs=[_entry(mid, 0, "again")], deadlines={tid: None})  # seq 0 exists
-        results = await asyncio.gather(store.write(good), store.write(twice), return_exceptions=True)
+        results = await asyncio.gather(
+            store.write(good), store.write(twice), return_exceptions=True
+        )
         assert results[0] is None and isinstance(results[1], Exception)
         assert [e.data for e in await store.log(mid)] == [{}, {"by": "a"}]
     finally:
@@ -134,9 +136,11 @@ async def test_two_processes_never_write_to_one_table_even_at_the_handover(pg_se
                 await stores[holder].write(w)
                 writers.append(holder)
                 seq += 1
+            gone = "B" if holder == "A" else "A"
             with pytest.raises(LeaseLost):
-                gone = "B" if holder == "A" else "A"
-                await stores[gone].write(Write(logs=[_entry(mid, seq, gone)], deadlines={tid: None}))
+                await stores[gone].write(
+                    Write(logs=[_entry(mid, seq, gone)], deadlines={tid: None})
+                )
         log = await stores["A"].log(mid)
         assert [e.seq for e in log] == list(range(seq))
         assert ["start"] + [e.data["by"] for e in log[1:]] == writers

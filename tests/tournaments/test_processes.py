@@ -45,9 +45,7 @@ async def test_a_ladder_closes_once_and_a_match_counts_once_across_two_processes
 
     # the window's end: both schedulers fire the same job at the same moment
     await asyncio.gather(sched_a.advance(DAY + 1), sched_b.advance(DAY + 1))
-    closed = [
-        p for p in (*posts_a.posts, *posts_b.posts) if p.key == f"tournament:{t.id}:over"
-    ]
+    closed = [p for p in (*posts_a.posts, *posts_b.posts) if p.key == f"tournament:{t.id}:over"]
     assert len(closed) == 1  # announced by one process only
     jobs = await a.db.jobs_done()
     assert len(jobs) == 1 and jobs[0][0].startswith(f"tournament:{t.id}:ladder-close")
