@@ -19,7 +19,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from adapters.cli.bot_commands import DEFAULT_DB, _env
+from adapters.cli.bot_commands import DB_HELP, _env, default_db
 
 #: Pages copied per step of the backup: the bot's writes go on between steps.
 BACKUP_PAGES_PER_STEP = 1024
@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "API), check the copy, and print how to restore it.",
     )
     b.add_argument("out", help="the file to write (must not exist)")
-    b.add_argument("--db", default=_env("BELOTE_DB", DEFAULT_DB), help="the live database")
+    b.add_argument("--db", default=default_db(), help="the live SQLite database")
     b.set_defaults(func=backup_command)
 
     h = subparsers.add_parser(
@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="operator commands: list tables, close a table, export every match",
         description="Operator commands on the bot's database.",
     )
-    a.add_argument("--db", default=_env("BELOTE_DB", DEFAULT_DB), help="database")
+    a.add_argument("--db", default=default_db(), help=DB_HELP)
     sub = a.add_subparsers(dest="admin_command", required=True)
     t = sub.add_parser("tables", help="the tables not closed: where, status, seats, match")
     t.set_defaults(func=lambda args: asyncio.run(_tables(args)))
