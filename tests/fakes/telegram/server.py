@@ -36,6 +36,7 @@ from .state import (
     Call,
     CallbackQuery,
     Counter,
+    Document,
     FakeChat,
     FakeMessage,
     FakeUser,
@@ -73,6 +74,7 @@ START_PAYLOAD_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 GROUP_METHODS = {
     "sendMessage",
     "sendPhoto",
+    "sendDocument",
     "editMessageText",
     "editMessageCaption",
     "editMessageMedia",
@@ -751,6 +753,30 @@ class FakeTelegram:
         markup = self._markup(params)
         msg = self._new_bot_message(chat, params)
         msg.photo = self._photo(params.get("photo"), files, "photo")
+        msg.caption, msg.reply_markup = caption, markup
+        return self._store(msg)
+
+    async def _api_sendDocument(self, params: dict[str, Any], files: Any) -> dict[str, Any]:
+        """A file upload (bots may send up to 50 MB); its name is the multipart part's."""
+        chat = self._chat(params)
+        self._check_can_write(chat)
+        caption = params.get("caption")
+        if caption is not None:
+            caption = self._check_text(caption, 1024, "message caption") if caption else None
+        markup = self._markup(params)
+        value, part = params.get("document"), "document"
+        if isinstance(value, str) and value.startswith("attach://"):
+            part = value.removeprefix("attach://")
+        if part not in files:
+            raise bad_request("there is no document in the request")
+        name, data = files[part]
+        if len(data) > 50 * 1024 * 1024:
+            raise ApiError(413, "Request Entity Too Large")
+        digest = hashlib.sha256(data).hexdigest()
+        msg = self._new_bot_message(chat, params)
+        msg.document = Document(
+            f"BQAC{self._ids()}{digest[:16]}", f"AgAD{digest[:12]}", name or "document", data
+        )
         msg.caption, msg.reply_markup = caption, markup
         return self._store(msg)
 
