@@ -255,7 +255,10 @@ async def test_whole_match_in_a_group(
     assert len([m for m in tg.chat_messages(alice.id) if m.photo is not None]) == 2
     # Payloads: pictures are uploaded only when they change, and stay small.
     uploads = [c for c in tg.calls if c.files]
-    assert uploads and all(c.method in ("sendPhoto", "editMessageMedia") for c in uploads)
+    assert uploads and all(
+        c.method in ("sendPhoto", "editMessageMedia", "sendDocument") for c in uploads
+    )
+    assert [c.method for c in uploads].count("sendDocument") == 1  # /verify's transcript
     assert max(size for c in uploads for _, size in c.files.values()) < 1_000_000
     light = tg.calls_of("editMessageCaption", "editMessageReplyMarkup", "answerCallbackQuery")
     assert light and all(not c.files and c.body_size < 8_000 for c in light)
