@@ -354,3 +354,19 @@ def test_a_screenshot_of_the_page(page, site, relay_ok, genuine, tmp_path):
     shoot(page, site, relay_ok, genuine, out)
     data = out.read_bytes()
     assert data.startswith(b"\x89PNG") and len(data) > 20_000
+
+
+def test_opened_from_disk_it_says_how_to_open_it(page):
+    """Browsers refuse a page's modules from file://: the page says so instead of nothing."""
+    from tests.browser.conftest import WEB
+
+    page.goto((WEB / "verify" / "index.html").as_uri())
+    page.wait_for_selector("#broken:not([hidden])", timeout=10_000)
+    assert "from a file on disk" in page.text_content("#broken")
+    assert "python3 -m http.server" in page.text_content("#broken")
+    assert page.is_hidden("#load")
+
+
+def test_served_it_never_shows_that_note(page, site, relay_ok, genuine):
+    open_page(page, site, relay_ok, genuine)
+    assert page.is_hidden("#broken")
