@@ -7,6 +7,7 @@ the replay steps through a whole deal.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import json
@@ -193,22 +194,26 @@ def test_a_forged_signature_fails_the_bls_check(page, site, relay_ok, genuine):
     assert "does not check against quicknet's public key" in message
 
 
-def test_a_relay_serving_another_value_fails_drand_online(page, site, relay, genuine):
-    relay.relay.mode = "tampered"
+@contextlib.contextmanager
+def relay_mode(relay, mode: str):
+    """The fake relay misbehaves for the duration (see tests/fakes/drand_relay.py)."""
+    relay.relay.mode = mode
     try:
-        checks = open_page(page, site, relay, genuine)
+        yield relay
     finally:
         relay.relay.mode = "ok"
+
+
+def test_a_relay_serving_another_value_fails_drand_online(page, site, relay, genuine):
+    with relay_mode(relay, "tampered"):
+        checks = open_page(page, site, relay, genuine)
     assert set(failed(checks)) == {"drand online"}
     assert "whose signature does not check either" in checks["drand online"][1]
 
 
 def test_offline_the_page_says_drand_was_not_asked(page, site, relay, genuine):
-    relay.relay.mode = "down"
-    try:
+    with relay_mode(relay, "down"):
         checks = open_page(page, site, relay, genuine)
-    finally:
-        relay.relay.mode = "ok"
     assert checks["drand online"][0] == "skip"
     assert "Could not get round 1 from drand" in checks["drand online"][1]
     status, text = summary(page)

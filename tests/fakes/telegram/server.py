@@ -744,13 +744,17 @@ class FakeTelegram:
         msg.text, msg.reply_markup = text, markup
         return self._store(msg)
 
-    async def _api_sendPhoto(self, params: dict[str, Any], files: Any) -> dict[str, Any]:
+    def _captioned(self, params: dict[str, Any]) -> tuple[FakeChat, str | None, Any]:
+        """What a photo or a document is sent with: its chat (writable), caption, markup."""
         chat = self._chat(params)
         self._check_can_write(chat)
         caption = params.get("caption")
         if caption is not None:
             caption = self._check_text(caption, 1024, "message caption") if caption else None
-        markup = self._markup(params)
+        return chat, caption, self._markup(params)
+
+    async def _api_sendPhoto(self, params: dict[str, Any], files: Any) -> dict[str, Any]:
+        chat, caption, markup = self._captioned(params)
         msg = self._new_bot_message(chat, params)
         msg.photo = self._photo(params.get("photo"), files, "photo")
         msg.caption, msg.reply_markup = caption, markup
@@ -758,12 +762,7 @@ class FakeTelegram:
 
     async def _api_sendDocument(self, params: dict[str, Any], files: Any) -> dict[str, Any]:
         """A file upload (bots may send up to 50 MB); its name is the multipart part's."""
-        chat = self._chat(params)
-        self._check_can_write(chat)
-        caption = params.get("caption")
-        if caption is not None:
-            caption = self._check_text(caption, 1024, "message caption") if caption else None
-        markup = self._markup(params)
+        chat, caption, markup = self._captioned(params)
         value, part = params.get("document"), "document"
         if isinstance(value, str) and value.startswith("attach://"):
             part = value.removeprefix("attach://")
