@@ -172,8 +172,10 @@ def genuine(bot_verify: tuple[str, Any]) -> dict:
     return json.loads(bot_verify[0])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module. Not per session: Playwright's sync API keeps an event
+    loop running in this thread while it is open, which the async tests after it need."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
