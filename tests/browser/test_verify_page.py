@@ -375,3 +375,79 @@ def test_opened_from_disk_it_says_how_to_open_it(page):
 def test_served_it_never_shows_that_note(page, site, relay_ok, genuine):
     open_page(page, site, relay_ok, genuine)
     assert page.is_hidden("#broken")
+
+
+def test_a_card_missing_from_a_hand_is_named(page, site, relay_ok, genuine):
+    t = copy.deepcopy(genuine)
+    gone = t["deals"][2]["hands"][1].pop()
+    checks = open_page(page, site, relay_ok, t)
+    assert set(failed(checks)) == {"deal 2: hands"}
+    name = t["seats"][1]["name"]
+    assert f"seat 1 ({name}) lacks {gone}, which the deck deals it" in checks["deal 2: hands"][1]
+
+
+def test_a_changed_dealer_or_turned_card_is_said(page, site, relay_ok, genuine):
+    t = copy.deepcopy(genuine)
+    t["deals"][1]["dealer"] = 3
+    t["deals"][2]["turned"] = "7C" if t["deals"][2]["turned"] != "7C" else "8C"
+    checks = open_page(page, site, relay_ok, t)
+    assert set(failed(checks)) == {"deal 1: hands", "deal 2: hands"}
+    assert "dealt by seat 1" in checks["deal 1: hands"][1]
+    assert "not by seat 3" in checks["deal 1: hands"][1]
+    assert "the transcript says " + t["deals"][2]["turned"] in checks["deal 2: hands"][1]
+
+
+def test_a_card_played_out_of_turn_or_not_held_fails_the_play(page, site, relay_ok, genuine):
+    t = copy.deepcopy(genuine)
+    actions = t["deals"][0]["actions"]
+    plays = [i for i, (_, text) in enumerate(actions) if text.startswith("play")]
+    first, second = plays[0], plays[1]
+    actions[first], actions[second] = actions[second], actions[first]  # the second plays first
+    checks = open_page(page, site, relay_ok, t)
+    assert set(failed(checks)) == {"deal 0: play"}
+    assert "Trick 1, card 1" in checks["deal 0: play"][1]
+    assert "turn" in checks["deal 0: play"][1]
+
+
+def test_the_recipe_in_the_browser_is_the_engines(page, site):
+    """The page's recipe against engine/recipe.py, on random inputs: 2 to 4 seats, seats
+    without a seed, with and without drand, both deck sizes, deal numbers far apart."""
+    import random
+
+    from engine import DeckInputs, card_text, shuffled_deck
+
+    rng = random.Random(17)
+    cases = []
+    for _ in range(40):
+        seats = [
+            None if rng.random() < 0.3 else rng.randbytes(16) for _ in range(rng.randint(2, 4))
+        ]
+        drand = rng.random() < 0.5
+        inputs = DeckInputs(
+            rng.randbytes(32),
+            tuple(seats),
+            rng.randint(1, 1 << 40) if drand else None,
+            rng.randbytes(32) if drand else None,
+            rng.choice((32, 24)),
+        )
+        k = rng.choice((0, 1, 7, rng.randint(0, 1 << 31)))
+        made = [card_text(c) for c in shuffled_deck(inputs, k)]
+        cases.append([inputs.to_dict(), k, made])
+    page.goto(f"{site.url}/verify/index.html")
+    wrong = page.evaluate(
+        """async cases => {
+            const r = await import("./recipe.js");
+            const out = [];
+            for (const [d, k, want] of cases) {
+                const seeds = d.seat_seeds.map(s => s === null ? null : r.fromHex(s));
+                const value = d.drand_value === null ? null : r.fromHex(d.drand_value);
+                const maker = await r.deckMaker(
+                    r.fromHex(d.server_seed), seeds, d.drand_round || 0, value, d.size);
+                const got = await maker.deck(k);
+                if (got.join(" ") !== want.join(" ")) out.push([k, got, want]);
+            }
+            return out;
+        }""",
+        cases,
+    )
+    assert wrong == []

@@ -244,11 +244,14 @@ function compareHands(t, deal, deck, i) {
     const told = deal.hands[seat] || [];
     const dealtHere = missingFrom(hands[seat], told);
     const notDealt = missingFrom(told, hands[seat]);
-    if (dealtHere.length || notDealt.length) {
+    const who = seatName(t, seat);
+    if (notDealt.length) {
       wrong.push(
-        `${seatName(t, seat)} holds ${cardList(sortCards(notDealt))} that the deck does not deal it` +
+        `${who} holds ${cardList(sortCards(notDealt))} that the deck does not deal it` +
           (dealtHere.length ? `, in place of ${cardList(sortCards(dealtHere))}` : ""),
       );
+    } else if (dealtHere.length) {
+      wrong.push(`${who} lacks ${cardList(sortCards(dealtHere))}, which the deck deals it`);
     }
   }
   if (deal.hands.length !== 4) wrong.push(`the transcript lists ${deal.hands.length} hands, not 4`);

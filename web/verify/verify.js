@@ -160,6 +160,8 @@ async function fromFile(file) {
 
 $("#file").addEventListener("change", (e) => e.target.files[0] && fromFile(e.target.files[0]));
 $("#check").addEventListener("click", () => check($("#paste").value));
+// Pasting a whole transcript checks it at once (the pasted text is in the box by then).
+$("#paste").addEventListener("paste", () => setTimeout(() => check($("#paste").value), 0));
 for (const kind of ["dragenter", "dragover"]) {
   document.addEventListener(kind, (e) => {
     e.preventDefault();
