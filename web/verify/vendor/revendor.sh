@@ -13,4 +13,4 @@ npx esbuild entry.js --bundle --format=esm --legal-comments=inline \
   --outfile=noble-bls12-381.js
 cp node_modules/@noble/curves/LICENSE LICENSE-noble
 rm -rf node_modules
-sha256sum noble-bls12-381.js
+sha256sum noble-bls12-381.js | tee SHA256SUMS
