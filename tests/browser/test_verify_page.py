@@ -165,6 +165,8 @@ def test_a_hand_not_from_its_deck_names_the_deal_seat_and_card(page, site, relay
     assert f"seat 2 ({name2}) holds {given} that the deck does not deal it" in message
     assert f"in place of {taken}" in message
     assert f"seat 3 ({name3}) holds {taken}" in message
+    # the cards were played by the seats the deck dealt them to: the play still checks
+    assert checks["deal 0: play"][0] == "ok"
 
 
 def test_a_drand_value_that_is_not_its_signatures_hash_fails_drand(page, site, relay_ok, genuine):
