@@ -453,3 +453,27 @@ def test_the_recipe_in_the_browser_is_the_engines(page, site):
         cases,
     )
     assert wrong == []
+
+
+def test_a_changed_seat_seed_fails_every_deck_and_the_summary_says_why(
+    page, site, relay_ok, genuine
+):
+    t = copy.deepcopy(genuine)
+    t["seats"][0]["seed"] = "00" * 16
+    checks = open_page(page, site, relay_ok, t)
+    decks = {n for n in checks if n.endswith(": deck")}
+    assert set(failed(checks)) >= decks and checks["commitment"][0] == "ok"
+    status, text = summary(page)
+    assert status == "fail" and "an input is not the one the match was dealt from" in text
+
+
+def test_a_match_not_over_says_to_come_back(page, site, relay_ok, genuine):
+    t = copy.deepcopy(genuine)
+    del t["server_seed"]
+    checks = open_page(page, site, relay_ok, t)
+    assert checks["commitment"] == (
+        "fail",
+        "The server has not revealed its seed yet: the match can be checked once it ends.",
+    )
+    status, text = summary(page)
+    assert status == "fail" and text.startswith("The match is not over")

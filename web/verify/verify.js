@@ -123,9 +123,17 @@ export async function check(text) {
   if (mine !== running) return;
   const failed = checks.filter((c) => c.status === "fail");
   const skipped = checks.filter((c) => c.status === "skip");
-  if (failed.length) {
+  const decks = checks.filter((c) => c.name.endsWith(": deck"));
+  if (t.serverSeed === null) {
     summary.dataset.status = "fail";
-    summary.textContent = `${failed.length} check${failed.length === 1 ? "" : "s"} failed: ${failed.map((c) => c.name).join(", ")}. This match's deals cannot be trusted.`;
+    summary.textContent = "The match is not over: the server has not revealed its seed, so no deck can be checked yet. Check it again once the match has ended.";
+  } else if (failed.length) {
+    summary.dataset.status = "fail";
+    let why = "";
+    if (decks.length > 1 && decks.every((c) => c.status === "fail")) {
+      why = " Every deck differs from the recipe's: an input is not the one the match was dealt from (the server seed, a seat's seed, or drand's value).";
+    }
+    summary.textContent = `${failed.length} check${failed.length === 1 ? "" : "s"} failed: ${failed.map((c) => c.name).join(", ")}. This match's deals cannot be trusted.${why}`;
   } else {
     summary.dataset.status = "ok";
     const note = skipped.length ? ` (${skipped.map((c) => c.name).join(", ")}: not checked)` : "";
