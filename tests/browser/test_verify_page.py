@@ -309,7 +309,7 @@ def test_nothing_but_drand_is_asked(page, site, relay_ok, genuine):
 def test_the_replay_steps_through_a_whole_deal(page, site, relay_ok, genuine):
     open_page(page, site, relay_ok, genuine)
     deal = genuine["deals"][0]
-    plays = [(seat, text.split()[1]) for seat, text in deal["actions"] if text.startswith("play")]
+    plays = [(seat, text) for seat, text in deal["actions"] if text.startswith("play")]
     assert len(plays) == 32
     steps = int(page.get_attribute("#replay", "data-steps"))
     assert steps == 34  # as dealt, 32 cards, the score
@@ -318,11 +318,14 @@ def test_the_replay_steps_through_a_whole_deal(page, site, relay_ok, genuine):
             f'#table .seat[data-seat="{seat}"] .hand .card', "els => els.map(e => e.dataset.card)"
         )
         assert sorted(shown) == sorted(deal["hands"][seat])
-    for n, (seat, card) in enumerate(plays, start=1):
+    for n, (seat, text) in enumerate(plays, start=1):
+        card, said = text.split()[1], " ".join(text.split()[2:])
         page.click("#step")
         assert page.get_attribute("#replay", "data-step") == str(n)
         trick = page.eval_on_selector_all("#table .trick .card", "e => e.map(x => x.dataset.card)")
         assert trick[-1] == card and len(trick) == (n - 1) % 4 + 1
+        shown = page.locator("#table .trick .card").last.locator(".said")
+        assert (shown.text_content() if said else shown.count()) == (said or 0)  # belote, melds
         in_hand = page.eval_on_selector_all(
             f'#table .seat[data-seat="{seat}"] .hand .card', "els => els.map(e => e.dataset.card)"
         )
@@ -477,3 +480,16 @@ def test_a_match_not_over_says_to_come_back(page, site, relay_ok, genuine):
     )
     status, text = summary(page)
     assert status == "fail" and text.startswith("The match is not over")
+
+
+def test_the_replay_shows_what_was_announced_with_a_card(page, site, relay_ok):
+    from bot.transcript import dumps
+    from tests.fairdeal.conftest import make_transcript
+
+    t = make_transcript("club")  # deal 0 opens with seat 1's "play 8D melds"
+    assert (1, "play 8D melds") in t.deals[0].actions
+    open_page(page, site, relay_ok, dumps(t))
+    page.click("#step")
+    card = page.locator("#table .trick .card").last
+    assert card.get_attribute("data-card") == "8D"
+    assert card.locator(".said").text_content() == "melds"

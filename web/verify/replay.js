@@ -86,7 +86,7 @@ export class Replay {
     this.position.addEventListener("input", () => this.go(Number(this.position.value)));
     this.dealSelect.addEventListener("change", () => this.show(Number(this.dealSelect.value)));
     document.addEventListener("keydown", (e) => {
-      if (this.root.hidden || /^(TEXTAREA|INPUT|SELECT)$/.test(e.target.tagName)) return;
+      if (this.root.hidden || /^(TEXTAREA|INPUT|SELECT|BUTTON)$/.test(e.target.tagName)) return;
       const keys = { ArrowLeft: () => this.go(this.step - 1), ArrowRight: () => this.go(this.step + 1), Home: () => this.go(0), End: () => this.go(this.frames.length - 1), " ": () => (this.timer ? this.pause() : this.play()) };
       if (keys[e.key]) {
         e.preventDefault();
@@ -171,6 +171,8 @@ export class Replay {
       ...frame.trick.map((p) => {
         const node = cardNode(p.card, `at-${p.seat}`);
         if (frame.winner === p.seat) node.classList.add("winner");
+        const said = p.text.split(" ").slice(2).join(" "); // "melds", "belote"
+        if (said) node.append(el("span", { class: "said", text: said }));
         return node;
       }),
     );
