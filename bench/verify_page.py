@@ -23,7 +23,7 @@ from tests.fairdeal.conftest import make_transcript
 from tests.fakes.drand_relay import REAL_BEACONS
 
 IN_PAGE = """async ([runs, sig]) => {
-    const r = await import("./recipe.js");
+    const r = window.BeloteVerify.recipe;
     const bls = [], deck = [];
     const maker = await r.deckMaker(new Uint8Array(32), [new Uint8Array(16), null], 0, null);
     for (let i = 0; i < runs; i++) {

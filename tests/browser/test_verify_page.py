@@ -366,14 +366,25 @@ def test_a_screenshot_of_the_page(page, site, relay_ok, genuine, tmp_path):
     assert data.startswith(b"\x89PNG") and len(data) > 20_000
 
 
-def test_opened_from_disk_it_says_how_to_open_it(page):
-    """Browsers refuse a page's modules from file://: the page says so instead of nothing."""
+def test_opened_from_disk_it_works_too(page, relay_ok, genuine, tmp_path):
+    """Saved with its files and opened from disk (file://), the page checks a chosen file."""
     from tests.browser.conftest import WEB
 
-    page.goto((WEB / "verify" / "index.html").as_uri())
+    path = tmp_path / "belote-m1.json"
+    path.write_text(json.dumps(genuine), encoding="utf-8")
+    address = (WEB / "verify" / "index.html").as_uri()
+    page.goto(f"{address}?relay={urllib.parse.quote(relay_ok.url)}")
+    page.wait_for_selector('html[data-state="idle"]')
+    page.set_input_files("#file", str(path))
+    checks = shown_checks(page)
+    assert checks and all(status == "ok" for status, _ in checks.values()), failed(checks)
+
+
+def test_when_its_scripts_cannot_run_it_says_so(page, site):
+    page.route("**/vendor/*", lambda route: route.abort())
+    page.goto(f"{site.url}/verify/index.html")
     page.wait_for_selector("#broken:not([hidden])", timeout=10_000)
-    assert "from a file on disk" in page.text_content("#broken")
-    assert "python3 -m http.server" in page.text_content("#broken")
+    assert "Keep index.html with its files" in page.text_content("#broken")
     assert page.is_hidden("#load")
 
 
@@ -441,7 +452,7 @@ def test_the_recipe_in_the_browser_is_the_engines(page, site):
     page.goto(f"{site.url}/verify/index.html")
     wrong = page.evaluate(
         """async cases => {
-            const r = await import("./recipe.js");
+            const r = window.BeloteVerify.recipe;
             const out = [];
             for (const [d, k, want] of cases) {
                 const seeds = d.seat_seeds.map(s => s === null ? null : r.fromHex(s));

@@ -1,12 +1,7 @@
-// A classic script, so that it runs where the page's ES modules cannot: a page opened from
-// disk (file://), whose modules the browser refuses to load. Then it says what to do.
+// Runs first: if the page's other scripts never ran (a file missing, JavaScript blocked
+// for them), say so rather than show a page that does nothing.
 window.addEventListener("load", () => {
   if (document.documentElement.dataset.state) return; // verify.js is running
-  const note = document.querySelector("#broken");
-  note.hidden = false;
-  if (location.protocol === "file:") {
-    note.querySelector(".why").textContent =
-      "Browsers do not run a page's modules from a file on disk.";
-  }
+  document.querySelector("#broken").hidden = false;
   document.querySelector("#load").hidden = true;
 });
