@@ -504,3 +504,14 @@ def test_the_replay_shows_what_was_announced_with_a_card(page, site, relay_ok):
     card = page.locator("#table .trick .card").last
     assert card.get_attribute("data-card") == "8D"
     assert card.locator(".said").text_content() == "melds"
+
+
+def test_a_deal_left_out_is_out_of_order(page, site, relay_ok, genuine):
+    t = copy.deepcopy(genuine)
+    del t["deals"][1]
+    checks = open_page(page, site, relay_ok, t)
+    assert checks["deal 2: deck"] == (
+        "fail",
+        "Deal number 2 is out of order (expected 1: every deal counts, redeals included).",
+    )
+    assert checks["deal 2: hands"][0] == checks["deal 2: play"][0] == "skip"

@@ -71,7 +71,7 @@
       add(
         "commitment",
         "fail",
-        `The server seed hashes to ${digest}, not to the commitment ${t.commitment} shown before the seeds: the server seed was changed.`,
+        `The server seed hashes to ${digest}, not to the commitment ${t.commitment} shown before the seeds: the seed revealed is not the one the server committed to.`,
       );
     }
   }
@@ -186,6 +186,8 @@
       const name = `deal ${deal.k}: `;
       if (deal.k !== i) {
         add(name + "deck", "fail", `Deal number ${deal.k} is out of order (expected ${i}: every deal counts, redeals included).`, { deal: deal.k });
+        add(name + "hands", "skip", "Not checked: the deal is out of order.", { deal: deal.k });
+        add(name + "play", "skip", "Not checked: the deal is out of order.", { deal: deal.k });
         continue;
       }
       const made = await maker.deck(i);
