@@ -228,5 +228,26 @@
     return m ? m[1] : null;
   }
 
-  BeloteVerify.recipe = { RECIPE, SUITS, RANKS, CARDS, QUICKNET, isHex, fromHex, toHex, sha256, messageTail, deckMaker, FRENCH, RULESETS, dealHands, sortCards, missingFrom, verifyBeacon, roundTime, trickWinner, playedCard };
+  BeloteVerify.recipe = {
+    RECIPE,
+    SUITS,
+    RANKS,
+    CARDS,
+    QUICKNET,
+    isHex,
+    fromHex,
+    toHex,
+    sha256,
+    messageTail,
+    deckMaker,
+    FRENCH,
+    RULESETS,
+    dealHands,
+    sortCards,
+    missingFrom,
+    verifyBeacon,
+    roundTime,
+    trickWinner,
+    playedCard,
+  };
 })();

@@ -11,7 +11,14 @@
   const { FRENCH, playedCard, sortCards, trickWinner } = BeloteVerify.recipe;
 
   const SUIT_SIGN = { C: "♣", D: "♦", H: "♥", S: "♠" };
-  const TRUMP_NAME = { C: "♣ clubs", D: "♦ diamonds", H: "♥ hearts", S: "♠ spades", NT: "No Trump", AT: "All Trump" };
+  const TRUMP_NAME = {
+    C: "♣ clubs",
+    D: "♦ diamonds",
+    H: "♥ hearts",
+    S: "♠ spades",
+    NT: "No Trump",
+    AT: "All Trump",
+  };
   // The bot's replay GIF: 700 ms a card, 1.6 s on a finished trick (bot/render/replay.py).
   const CARD_MS = 700;
   const TRICK_MS = 1600;
@@ -49,7 +56,15 @@
     const left = hands.map((h) => [...h]);
     const tricks = [0, 0];
     let trick = [];
-    frames.push({ hands: left.map((h) => [...h]), trick: [], winner: null, toMove: plays.length ? plays[0].seat : null, tricks: [...tricks], n: 0, end: false });
+    frames.push({
+      hands: left.map((h) => [...h]),
+      trick: [],
+      winner: null,
+      toMove: plays.length ? plays[0].seat : null,
+      tricks: [...tricks],
+      n: 0,
+      end: false,
+    });
     for (const [n, p] of plays.entries()) {
       if (trick.length === 4) trick = [];
       const i = left[p.seat] ? left[p.seat].indexOf(p.card) : -1;
@@ -70,7 +85,15 @@
         end: false,
       });
     }
-    frames.push({ hands: left.map((h) => [...h]), trick: [], winner: null, toMove: null, tricks: [...tricks], n: plays.length, end: true });
+    frames.push({
+      hands: left.map((h) => [...h]),
+      trick: [],
+      winner: null,
+      toMove: null,
+      tricks: [...tricks],
+      n: plays.length,
+      end: true,
+    });
     return { frames, plays, bids };
   }
 
@@ -93,7 +116,13 @@
       this.dealSelect.addEventListener("change", () => this.show(Number(this.dealSelect.value)));
       document.addEventListener("keydown", (e) => {
         if (this.root.hidden || /^(TEXTAREA|INPUT|SELECT|BUTTON)$/.test(e.target.tagName)) return;
-        const keys = { ArrowLeft: () => this.go(this.step - 1), ArrowRight: () => this.go(this.step + 1), Home: () => this.go(0), End: () => this.go(this.frames.length - 1), " ": () => (this.timer ? this.pause() : this.play()) };
+        const keys = {
+          ArrowLeft: () => this.go(this.step - 1),
+          ArrowRight: () => this.go(this.step + 1),
+          Home: () => this.go(0),
+          End: () => this.go(this.frames.length - 1),
+          " ": () => (this.timer ? this.pause() : this.play()),
+        };
         if (keys[e.key]) {
           e.preventDefault();
           keys[e.key]();
@@ -105,7 +134,12 @@
       this.pause();
       this.t = t;
       this.dealSelect.replaceChildren(
-        ...t.deals.map((d, i) => el("option", { value: String(i), text: `${d.k + 1} of ${t.deals.length}${d.contract ? "" : " (redealt)"}` })),
+        ...t.deals.map((d, i) =>
+          el("option", {
+            value: String(i),
+            text: `${d.k + 1} of ${t.deals.length}${d.contract ? "" : " (redealt)"}`,
+          }),
+        ),
       );
       this.root.hidden = !t.deals.length;
       if (t.deals.length) this.show(0);
@@ -162,7 +196,8 @@
         if (frame.toMove === seat) classes.push("to-move");
         const tags = [];
         if (deal.dealer === seat) tags.push(el("span", { class: "tag dealer", text: "dealer" }));
-        if (contract && contract.taker === seat) tags.push(el("span", { class: "tag taker", text: "took" }));
+        if (contract && contract.taker === seat)
+          tags.push(el("span", { class: "tag taker", text: "took" }));
         if (info.bot) tags.push(el("span", { class: "tag bot", text: "bot" }));
         return el(
           "div",
@@ -188,25 +223,40 @@
         : "Everybody passed: redealt";
       info.append(el("div", { class: "contract", text: contractText }));
       if (FRENCH.has(t.ruleset) && deal.turned) {
-        info.append(el("div", { class: "turned" }, el("span", { text: "Turned: " }), cardNode(deal.turned)));
+        info.append(
+          el("div", { class: "turned" }, el("span", { text: "Turned: " }), cardNode(deal.turned)),
+        );
       }
       info.append(
         el(
           "div",
           { class: "tricks" },
-          el("span", { class: "team-0", text: `Tricks ${t.seats[0]?.name ?? 0} & ${t.seats[2]?.name ?? 2}: ${frame.tricks[0]}` }),
-          el("span", { class: "team-1", text: `${t.seats[1]?.name ?? 1} & ${t.seats[3]?.name ?? 3}: ${frame.tricks[1]}` }),
+          el("span", {
+            class: "team-0",
+            text: `Tricks ${t.seats[0]?.name ?? 0} & ${t.seats[2]?.name ?? 2}: ${frame.tricks[0]}`,
+          }),
+          el("span", {
+            class: "team-1",
+            text: `${t.seats[1]?.name ?? 1} & ${t.seats[3]?.name ?? 3}: ${frame.tricks[1]}`,
+          }),
         ),
       );
       const bidding = el(
         "ol",
         { class: "bidding" },
-        ...this.bids.map(([seat, text]) => el("li", { text: `${t.seats[seat]?.name ?? `seat ${seat}`}: ${text}` })),
+        ...this.bids.map(([seat, text]) =>
+          el("li", { text: `${t.seats[seat]?.name ?? `seat ${seat}`}: ${text}` }),
+        ),
       );
       const centre = el("div", { class: "centre" }, trick);
       if (frame.end) centre.replaceChildren(scorePanel(t, deal));
       this.table.replaceChildren(
-        el("div", { class: "head" }, el("strong", { text: `Match ${t.match} · deal ${deal.k + 1}` }), el("span", { text: ` · ${t.ruleset}` })),
+        el(
+          "div",
+          { class: "head" },
+          el("strong", { text: `Match ${t.match} · deal ${deal.k + 1}` }),
+          el("span", { text: ` · ${t.ruleset}` }),
+        ),
         ...seats,
         centre,
         el("div", { class: "side" }, info, el("div", { class: "label", text: "Bidding" }), bidding),
@@ -224,7 +274,16 @@
     const s = deal.score && typeof deal.score === "object" ? deal.score : null;
     const rows = [];
     const row = (label, pair) => {
-      if (Array.isArray(pair)) rows.push(el("tr", {}, el("th", { text: label }), el("td", { class: "team-0", text: String(pair[0]) }), el("td", { class: "team-1", text: String(pair[1]) })));
+      if (Array.isArray(pair))
+        rows.push(
+          el(
+            "tr",
+            {},
+            el("th", { text: label }),
+            el("td", { class: "team-0", text: String(pair[0]) }),
+            el("td", { class: "team-1", text: String(pair[1]) }),
+          ),
+        );
     };
     if (s) {
       row("Card points", s.card_points);
@@ -237,11 +296,20 @@
     return el(
       "div",
       { class: "score" },
-      el("div", { class: "outcome", text: s && s.outcome ? `Contract ${s.outcome}` : deal.contract ? "Deal over" : "Redealt" }),
+      el("div", {
+        class: "outcome",
+        text: s && s.outcome ? `Contract ${s.outcome}` : deal.contract ? "Deal over" : "Redealt",
+      }),
       el(
         "table",
         {},
-        el("tr", {}, el("th"), el("th", { class: "team-0", text: `${t.seats[0]?.name} & ${t.seats[2]?.name}` }), el("th", { class: "team-1", text: `${t.seats[1]?.name} & ${t.seats[3]?.name}` })),
+        el(
+          "tr",
+          {},
+          el("th"),
+          el("th", { class: "team-0", text: `${t.seats[0]?.name} & ${t.seats[2]?.name}` }),
+          el("th", { class: "team-1", text: `${t.seats[1]?.name} & ${t.seats[3]?.name}` }),
+        ),
         ...rows,
       ),
     );

@@ -58,7 +58,8 @@
     if (!RULESETS.includes(t.ruleset)) {
       fail(`Unknown ruleset "${t.ruleset}": this page knows ${RULESETS.join(", ")}.`);
     }
-    t.target = data.target === undefined || data.target === null ? null : whole(data.target, "target");
+    t.target =
+      data.target === undefined || data.target === null ? null : whole(data.target, "target");
     t.recipe = data.recipe === undefined ? "belot.club/deal/v1" : text(data.recipe, "recipe");
     t.commitment = hexField(need(data, "commitment"), "commitment");
     t.serverSeed =
@@ -66,7 +67,8 @@
         ? null
         : hexField(data.server_seed, "server seed");
     const seats = list(need(data, "seats"), "seats");
-    if (seats.length < 2 || seats.length > 4) fail(`A table has 2 to 4 seats, not ${seats.length}.`);
+    if (seats.length < 2 || seats.length > 4)
+      fail(`A table has 2 to 4 seats, not ${seats.length}.`);
     t.seats = seats.map((s, i) => {
       if (s === null || typeof s !== "object") fail(`Seat ${i} must be a JSON object.`);
       return {

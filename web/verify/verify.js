@@ -17,7 +17,10 @@
 
   const $ = (sel) => document.querySelector(sel);
   const params = new URLSearchParams(location.search);
-  const relays = params.getAll("relay").flatMap((r) => r.split(",")).filter(Boolean);
+  const relays = params
+    .getAll("relay")
+    .flatMap((r) => r.split(","))
+    .filter(Boolean);
   const replay = new Replay($("#replay"));
   let running = 0;
 
@@ -77,10 +80,16 @@
     add("Ruleset", `${t.ruleset}${t.target ? `, to ${t.target}` : ""}`);
     add("Commitment (shown before the seeds)", t.commitment);
     add("Server seed (revealed at the end)", t.serverSeed ?? "not revealed yet");
-    t.seats.forEach((s, i) => add(`Seat ${i}: ${s.name}${s.bot ? " (bot)" : ""}`, s.seed ?? "no seed"));
+    t.seats.forEach((s, i) =>
+      add(`Seat ${i}: ${s.name}${s.bot ? " (bot)" : ""}`, s.seed ?? "no seed"),
+    );
     if (t.drand) {
       const when = new Date(roundTime(t.drand.round) * 1000).toISOString().replace(".000Z", " UTC");
-      add(`drand quicknet round ${t.drand.round} (published ${when})`, t.drand.value, `https://api.drand.sh/${QUICKNET.chain}/public/${t.drand.round}`);
+      add(
+        `drand quicknet round ${t.drand.round} (published ${when})`,
+        t.drand.value,
+        `https://api.drand.sh/${QUICKNET.chain}/public/${t.drand.round}`,
+      );
       add("drand signature", t.drand.signature);
     } else {
       add("drand", "none: dealt from the seeds alone");
@@ -90,7 +99,10 @@
   function resultText(t) {
     const r = t.result;
     if (!r || !Array.isArray(r.scores) || (r.winner !== 0 && r.winner !== 1)) return "";
-    const names = t.seats.filter((_, i) => i % 2 === r.winner).map((s) => s.name).join(" & ");
+    const names = t.seats
+      .filter((_, i) => i % 2 === r.winner)
+      .map((s) => s.name)
+      .join(" & ");
     const [won, lost] = r.winner === 0 ? r.scores : [r.scores[1], r.scores[0]];
     return ` Team ${r.winner} (${names}) won ${won} to ${lost}.`;
   }
@@ -132,12 +144,14 @@
     const decks = checks.filter((c) => c.name.endsWith(": deck"));
     if (t.serverSeed === null) {
       summary.dataset.status = "fail";
-      summary.textContent = "The match is not over: the server has not revealed its seed, so no deck can be checked yet. Check it again once the match has ended.";
+      summary.textContent =
+        "The match is not over: the server has not revealed its seed, so no deck can be checked yet. Check it again once the match has ended.";
     } else if (failed.length) {
       summary.dataset.status = "fail";
       let why = "";
       if (decks.length > 1 && decks.every((c) => c.status === "fail")) {
-        why = " Every deck differs from the recipe's: an input is not the one the match was dealt from (the server seed, a seat's seed, or drand's value).";
+        why =
+          " Every deck differs from the recipe's: an input is not the one the match was dealt from (the server seed, a seat's seed, or drand's value).";
       }
       summary.textContent = `${failed.length} check${failed.length === 1 ? "" : "s"} failed: ${failed.map((c) => c.name).join(", ")}. This match's deals cannot be trusted.${why}`;
     } else {
