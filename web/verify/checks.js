@@ -400,7 +400,7 @@
     if (plays.length !== 32) return ["fail", `Only ${plays.length} of the 32 cards are played.`];
     return [
       "ok",
-      `All 32 cards are played from the hands dealt, each in turn (${8} tricks); belote verify also checks every card against the rules and the score.`,
+      `All 32 cards are played from the hands dealt, each in turn (8 tricks); belote verify also checks every card against the rules and the score.`,
     ];
   }
 
