@@ -116,6 +116,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--ruleset", default=_env("BELOTE_RULESET", "club"), help="default ruleset of new tables"
     )
+    p.add_argument(
+        "--verify-page",
+        default=_env("BELOTE_VERIFY_PAGE", None),
+        metavar="URL",
+        help="the browser check /verify links to (default: the docs' web/verify)",
+    )
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
     p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
@@ -201,6 +207,8 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             tournaments=True,
             metrics_port=args.metrics_port,
         )
+        if getattr(args, "verify_page", None):
+            settings.verify_page = args.verify_page
         drand = None
         if not args.no_drand:
             from bot.drand import PUBLIC_RELAYS, DrandClient
