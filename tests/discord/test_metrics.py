@@ -3,20 +3,9 @@ its connection, Discord's 429s (waits) and errors."""
 
 from __future__ import annotations
 
-from prometheus_client import REGISTRY
-
 from bot import metrics
 from tests.discord.conftest import World
-
-
-def sample(name: str, **labels: str) -> float:
-    """The sum of the samples of ``name`` whose labels include ``labels``."""
-    return sum(
-        s.value
-        for family in REGISTRY.collect()
-        for s in family.samples
-        if s.name == name and labels.items() <= s.labels.items()
-    )
+from tests.ops.samples import sample
 
 
 async def test_connection_rate_limits_and_errors_are_counted(world: World) -> None:

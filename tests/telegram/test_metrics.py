@@ -5,22 +5,12 @@ from __future__ import annotations
 
 import contextlib
 
-from prometheus_client import REGISTRY
 from telegram.error import NetworkError
 from telegram.ext import ExtBot
 
 from adapters.telegram.runner import MeteredRateLimiter
 from tests.fakes.telegram import FakeTelegram
-
-
-def sample(name: str, **labels: str) -> float:
-    """The sum of the samples of ``name`` whose labels include ``labels``."""
-    return sum(
-        s.value
-        for family in REGISTRY.collect()
-        for s in family.samples
-        if s.name == name and labels.items() <= s.labels.items()
-    )
+from tests.ops.samples import sample
 
 
 async def test_flood_waits_and_errors_are_counted() -> None:
