@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 import time
 from collections.abc import Mapping
 from typing import TextIO
@@ -128,4 +129,24 @@ def setup(
     register_secrets(env if env is not None else {})
     redact.install()
     logging.captureWarnings(True)  # warnings become events too, one line each
+    threading.excepthook = _thread_died  # not Python's multi-line print to stderr
     return handler
+
+
+def teardown() -> None:
+    """Undo :func:`setup` (for a program that embeds the bot, and for tests)."""
+    global _handler
+    if _handler is not None:
+        logging.getLogger().removeHandler(_handler)
+        _handler = None
+    threading.excepthook = threading.__excepthook__
+
+
+def _thread_died(args: threading.ExceptHookArgs) -> None:
+    """An exception no code caught in a worker thread: one event, with its traceback."""
+    if args.exc_type is SystemExit:
+        return
+    name = args.thread.name if args.thread is not None else "?"
+    logging.getLogger("belote.thread").error(
+        "thread %s died", name, exc_info=(args.exc_type, args.exc_value, args.exc_traceback)
+    )

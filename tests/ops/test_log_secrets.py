@@ -71,9 +71,7 @@ def tape(monkeypatch: pytest.MonkeyPatch) -> Iterator[Tape]:
     level = root.level
     yield tape
     root.setLevel(level)
-    if logs._handler is not None:
-        root.removeHandler(logs._handler)
-        logs._handler = None
+    logs.teardown()
 
 
 def start_tape(tape: Tape, token: str, setting: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -23,9 +24,7 @@ def restore_logging() -> Iterator[None]:
     level = root.level
     yield
     root.setLevel(level)
-    if logs._handler is not None:
-        root.removeHandler(logs._handler)
-        logs._handler = None
+    logs.teardown()
     redact.forget(TOKEN)
     redact.forget(DB_PASSWORD)
 
@@ -66,6 +65,21 @@ def test_json_is_one_object_an_event_with_its_traceback(restore_logging: None) -
     assert events[1]["exc_info"].startswith("Traceback (most recent call last):")
     assert "ConnectionError: refused for [redacted]" in events[1]["exc_info"]
     assert TOKEN not in text and DB_PASSWORD not in text
+
+
+def test_a_thread_that_dies_is_one_event_with_its_traceback(restore_logging: None) -> None:
+    stream = io.StringIO()
+    logs.setup("INFO", "json", env={"DISCORD_TOKEN": TOKEN}, stream=stream)
+
+    def work() -> None:
+        raise RuntimeError(f"lost {TOKEN}")
+
+    worker = threading.Thread(target=work, name="picture-1")
+    worker.start()
+    worker.join()
+    [event] = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert event["message"] == "thread picture-1 died" and event["level"] == "ERROR"
+    assert "RuntimeError: lost [redacted]" in event["exc_info"]
 
 
 def test_wire_dumps_stay_quiet_at_debug(restore_logging: None) -> None:
