@@ -108,9 +108,12 @@ def setup(
     fmt: str = "text",
     env: Mapping[str, str] | None = None,
     stream: TextIO | None = None,
+    wire: bool = False,
 ) -> logging.Handler:
     """One handler on the root logger (replacing the one an earlier call put there),
-    writing to ``stream`` (stderr) in ``fmt``; the redacting filter installed on it."""
+    writing to ``stream`` (stderr) in ``fmt``; the redacting filter installed on it.
+    ``wire``: let the :data:`WIRE_LOGGERS` log at ``level`` too (debugging a platform
+    problem; a player's seed may then show before it is registered)."""
     global _handler
     if fmt not in FORMATS:
         raise ValueError(f"log format must be one of {', '.join(FORMATS)}")
@@ -122,9 +125,7 @@ def setup(
     root.addHandler(handler)
     root.setLevel(getattr(logging, str(level).upper(), logging.WARNING))
     for name in WIRE_LOGGERS:
-        wire = logging.getLogger(name)
-        if wire.getEffectiveLevel() < logging.INFO:
-            wire.setLevel(logging.INFO)
+        logging.getLogger(name).setLevel(logging.NOTSET if wire else logging.INFO)
     _handler = handler
     register_secrets(env if env is not None else {})
     redact.install()

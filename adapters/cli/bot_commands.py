@@ -134,6 +134,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="text: one line an event; json: one JSON object an event",
     )
     p.add_argument(
+        "--log-wire",
+        action="store_true",
+        default=_flag("BELOTE_LOG_WIRE"),
+        help="with DEBUG, the libraries' raw traffic too (platform debugging only: it shows "
+        "what players type before the bot knows it is a secret)",
+    )
+    p.add_argument(
         "--metrics-port",
         type=int,
         default=_env("BELOTE_METRICS_PORT", None),
@@ -224,7 +231,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
 def run_command(args: argparse.Namespace) -> int:
     from bot import logs
 
-    logs.setup(args.log_level, args.log_format, env=_settings())
+    logs.setup(args.log_level, args.log_format, env=_settings(), wire=args.log_wire)
     try:
         return _run(args)
     except KeyboardInterrupt:

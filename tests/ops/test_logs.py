@@ -89,6 +89,12 @@ def test_wire_dumps_stay_quiet_at_debug(restore_logging: None) -> None:
     logging.getLogger("telegram.ext.ExtBot").debug("getUpdates returned [raw updates]")
     logging.getLogger("bot.app").debug("the bot's own debug")
     assert [json.loads(line)["logger"] for line in stream.getvalue().splitlines()] == ["bot.app"]
+    wire = io.StringIO()
+    logs.setup("DEBUG", "json", env={}, stream=wire, wire=True)  # --log-wire: all of it
+    logging.getLogger("discord.gateway").debug("WebSocket Event: {raw payload}")
+    assert json.loads(wire.getvalue())["logger"] == "discord.gateway"
+    logs.setup("DEBUG", "json", env={}, stream=wire)  # and off again
+    assert logging.getLogger("discord.gateway").getEffectiveLevel() == logging.INFO
     with pytest.raises(ValueError):
         logs.setup("INFO", "xml", env={}, stream=stream)
 
