@@ -141,6 +141,8 @@ def teardown() -> None:
         logging.getLogger().removeHandler(_handler)
         _handler = None
     threading.excepthook = threading.__excepthook__
+    for name in WIRE_LOGGERS:
+        logging.getLogger(name).setLevel(logging.NOTSET)
 
 
 def _thread_died(args: threading.ExceptHookArgs) -> None:
