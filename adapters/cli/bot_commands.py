@@ -232,6 +232,7 @@ def run_command(args: argparse.Namespace) -> int:
     from bot import logs
 
     logs.setup(args.log_level, args.log_format, env=_settings(), wire=args.log_wire)
+    logs.register_secrets({"DATABASE_URL": str(args.db)})  # a --db URL's password too
     try:
         return _run(args)
     except KeyboardInterrupt:

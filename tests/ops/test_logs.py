@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from adapters.cli import main
 from bot import logs, redact
 from tests.console.test_console import run_belote
 
@@ -97,6 +98,14 @@ def test_wire_dumps_stay_quiet_at_debug(restore_logging: None) -> None:
     assert logging.getLogger("discord.gateway").getEffectiveLevel() == logging.INFO
     with pytest.raises(ValueError):
         logs.setup("INFO", "xml", env={}, stream=stream)
+
+
+def test_a_database_password_given_by_option_is_a_secret_too(restore_logging: None) -> None:
+    url = f"postgresql://belote:{DB_PASSWORD}@127.0.0.1:1/belote"  # nothing listens there
+    assert main(["run", "--platform", "console", "--db", url]) == 1
+    assert redact.redact(f"connecting to {url}") == (
+        "connecting to postgresql://belote:[redacted]@127.0.0.1:1/belote"
+    )
 
 
 def test_a_fatal_error_is_logged_with_its_traceback(tmp_path) -> None:
