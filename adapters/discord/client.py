@@ -17,7 +17,6 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import aiohttp
 import discord
 from discord import app_commands
 
@@ -25,6 +24,7 @@ from adapters.discord.adapter import CoreApp, DiscordAdapter
 from adapters.discord.commands import register_commands
 from adapters.discord.config import read_token
 from adapters.discord.messages import PublicMessages
+from adapters.discord.metering import metered
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.widgets import ActionButton
 from bot import metrics
@@ -95,29 +95,6 @@ class BeloteClient(discord.Client):
                 await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-
-
-def metered() -> aiohttp.TraceConfig:
-    """Counts, at the HTTP layer where every REST call and interaction answer passes once,
-    Discord's errors and the 429s that make discord.py wait (``Retry-After`` seconds)."""
-
-    async def on_end(_session: object, _ctx: object, params: aiohttp.TraceRequestEndParams) -> None:
-        status = params.response.status
-        if status == 429:
-            wait = params.response.headers.get("Retry-After") or 0
-            metrics.rate_limited("discord", float(wait))
-        elif status >= 400:
-            metrics.api_error("discord", status)
-
-    async def on_exception(
-        _session: object, _ctx: object, params: aiohttp.TraceRequestExceptionParams
-    ) -> None:
-        metrics.api_error("discord", type(params.exception).__name__)
-
-    trace = aiohttp.TraceConfig()
-    trace.on_request_end.append(on_end)
-    trace.on_request_exception.append(on_exception)
-    return trace
 
 
 def _on_message(message: discord.Message | None, custom_id: str) -> bool:

@@ -11,7 +11,6 @@ import contextlib
 import logging
 import os
 import signal
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,8 +19,7 @@ from typing import Any
 from aiohttp import web
 from telegram import Update
 from telegram.constants import UpdateType
-from telegram.error import RetryAfter, TelegramError
-from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
+from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
 
 from bot import metrics
 from bot.platform import Button, Platform, Post
@@ -32,6 +30,7 @@ from .delivery import Outbox, describe
 from .handlers import Bridge
 from .links import hand_link
 from .memory import Memory
+from .metering import MeteredRateLimiter
 
 log = logging.getLogger(__name__)
 
@@ -48,33 +47,6 @@ class RateLimits:
     group_per_period: float = 20
     group_period: float = 60
     max_retries: int = 3
-
-
-class MeteredRateLimiter(AIORateLimiter):
-    """PTB's rate limiter, counting what it does: the time a call waited for the flood
-    limits before it went out, each 429 (Telegram's "retry after N"), and every API error.
-    Every Bot API call passes here once per attempt."""
-
-    async def process_request(self, callback: Any, *args: Any, **kwargs: Any) -> Any:
-        asked = time.perf_counter()
-        attempts = 0
-
-        async def metered(*call_args: Any, **call_kwargs: Any) -> Any:
-            nonlocal attempts
-            attempts += 1
-            if attempts == 1 and (waited := time.perf_counter() - asked) > 0.01:
-                metrics.rate_limited("telegram", waited)
-            try:
-                return await callback(*call_args, **call_kwargs)
-            except RetryAfter as exc:
-                wait = exc.retry_after  # seconds, or a timedelta with PTB_TIMEDELTA set
-                metrics.rate_limited("telegram", getattr(wait, "total_seconds", lambda: wait)())
-                raise
-            except TelegramError as exc:
-                metrics.api_error("telegram", type(exc).__name__)
-                raise
-
-        return await super().process_request(metered, *args, **kwargs)
 
 
 class TokenFilter(logging.Filter):

@@ -8,7 +8,7 @@ import contextlib
 from telegram.error import NetworkError
 from telegram.ext import ExtBot
 
-from adapters.telegram.runner import MeteredRateLimiter
+from adapters.telegram.metering import MeteredRateLimiter
 from tests.fakes.telegram import FakeTelegram
 from tests.ops.samples import sample
 
