@@ -122,6 +122,9 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
 
 def run_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING))
+    from bot import redact
+
+    redact.install()  # tokens and unrevealed seeds never reach the log
     args.platform = choose_platform(args.platform)
     if args.platform == "console":
         return asyncio.run(_run_console(args))

@@ -1,0 +1,52 @@
+"""An unexpected error in a command is logged (secrets masked) and answered; nothing else
+stops: the other tables play on."""
+
+from __future__ import annotations
+
+import logging
+
+from bot import redact
+from tests.core.harness import OTHER_CHANNEL, make_harness, table_with_bots
+
+
+async def test_an_error_inside_a_command_is_answered_logged_and_contained(tmp_path, caplog):
+    h = await make_harness(tmp_path / "e.db", seed_window=0, bot_delay=1.0)
+    await table_with_bots(h)  # t1 here
+    assert (await h.cmd("alice", "/start"))[0].ok
+    assert (await h.cmd("zoe", "/table create", OTHER_CHANNEL))[0].ok  # t2 elsewhere
+    for _ in range(3):
+        await h.cmd("zoe", "/addbot", OTHER_CHANNEL)
+    assert (await h.cmd("zoe", "/start", OTHER_CHANNEL))[0].ok
+    seed = h.table(1).run.server_seed.hex()  # secret: the match is running
+
+    async def broken(ctx):
+        raise RuntimeError(f"the store said {seed}")
+
+    h.app._cmd_score = broken
+    h.app._cmd_hand = broken
+    caplog.set_level(logging.ERROR)
+    redact.install()
+    try:
+        [typed] = await h.cmd("alice", "/score")
+        [pressed] = await h.press("alice", "t1:0:-:hand")
+    finally:
+        for handler in logging.getLogger().handlers:
+            handler.removeFilter(redact._installed)
+        logging.getLogger().removeFilter(redact._installed)
+    for reply in (typed, pressed):
+        assert not reply.ok and "went wrong" in reply.text
+    failures = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(failures) == 2
+    logged = caplog.text
+    assert "RuntimeError" in logged and "Traceback" in logged and "broken" in logged
+    assert seed not in logged and redact.MASK in logged
+    # every table goes on: both matches are played to the end by their bots
+    del h.app._cmd_score
+    for _ in range(3000):  # alice times out twice, then the AI plays her seat
+        if h.table(1).run.over and h.table(2).run.over:
+            break
+        await h.advance(5)
+    assert h.table(1).run.over and not h.table(1).run.aborted
+    assert h.table(2).run.over and not h.table(2).run.aborted
+    assert (await h.cmd("zoe", "/score t2", OTHER_CHANNEL))[0].ok
+    await h.app.stop()
