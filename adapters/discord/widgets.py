@@ -168,7 +168,7 @@ class Shown:
 
     def send_kwargs(self) -> dict[str, Any]:
         """For ``send``/``send_message``/``followup.send`` (a new message)."""
-        kwargs: dict[str, Any] = {"content": self.content}
+        kwargs: dict[str, Any] = {"content": self.content, "allowed_mentions": NO_PINGS}
         file = self.file()
         if file is not None:
             kwargs["file"] = file
@@ -183,9 +183,21 @@ class Shown:
         file = self.file()
         return {
             "content": self.content,
+            "allowed_mentions": NO_PINGS,
             "attachments": [file] if file is not None else [],
             "view": build_view(self.buttons, self.place),
         }
+
+
+def plain_text(text: str) -> str:
+    """The core writes plain text; Discord reads markdown and mentions. Escaped, a name
+    such as ``**Eve**``, ``@everyone`` or ``<@123456789012345678>`` (or a word a player
+    typed, shown back in a refusal) reads as typed: no bold, no link, no ping (and
+    every message also goes with no allowed mentions)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+NO_PINGS = discord.AllowedMentions.none()
 
 
 def shown(
@@ -195,5 +207,6 @@ def shown(
     buttons: Buttons,
     place: str | None = None,
 ) -> Shown:
+    text = plain_text(text)
     content = text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
     return Shown(content, image, image_name, buttons, place)
