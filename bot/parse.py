@@ -159,6 +159,15 @@ def timer(word: str) -> float:
     return seconds(word, 5, 3600, "err-timer")
 
 
+def default_timer(word: str) -> float:
+    """The turn timer of new tables, as the operator sets it (``belote run --timer``):
+    any time up to an hour, however short (tests and demos play fast)."""
+    value = seconds(word, 0, 3600, "err-default-timer")
+    if value <= 0:
+        raise Refused("err-default-timer")
+    return value
+
+
 def seed_window(word: str) -> float:
     return seconds(word, 0, 600, "err-window")
 

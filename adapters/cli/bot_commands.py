@@ -18,6 +18,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from adapters.cli import types
+
 DEFAULT_DB = "belote.db"
 SOLO_PICTURES = "belote-pictures"
 
@@ -30,13 +32,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--platform", choices=("console", "discord", "telegram"), default=None)
     p.add_argument("--db", default=os.environ.get("BELOTE_DB", DEFAULT_DB), help="database")
-    p.add_argument("--bot-delay", type=float, default=1.0, metavar="S", help="bot pause (s)")
+    p.add_argument("--bot-delay", type=types.bot_delay, default=1.0, metavar="S", help="bot pause")
     p.add_argument("--fast", action="store_true", help="no pause, no seed window")
     p.add_argument("--no-drand", action="store_true", help="deal without drand")
     p.add_argument("--drand-relay", action="append", metavar="URL", help="drand relay URL")
-    p.add_argument("--timer", type=float, default=60.0, metavar="S", help="turn timer")
-    p.add_argument("--window", type=float, default=20.0, metavar="S", help="seed window")
-    p.add_argument("--ruleset", default="club", help="default ruleset of new tables")
+    p.add_argument(
+        "--timer", type=types.default_timer, default=60.0, metavar="S", help="turn timer"
+    )
+    p.add_argument(
+        "--window", type=types.seed_window, default=20.0, metavar="S", help="seed window"
+    )
+    p.add_argument("--ruleset", type=types.ruleset, default="club", help="ruleset of new tables")
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
     p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
@@ -50,7 +56,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Write the fair-deal transcript of a match (the latest when MATCH is "
         "left out) for `belote verify`.",
     )
-    e.add_argument("match", nargs="?", default=None, help="match id, e.g. m12 or 12")
+    e.add_argument(
+        "match", nargs="?", type=types.match_id, default=None, help="match id, e.g. m12 or 12"
+    )
     e.add_argument("--db", default=os.environ.get("BELOTE_DB", DEFAULT_DB))
     e.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
     e.set_defaults(func=export_command)
@@ -175,11 +183,7 @@ async def _export(args: argparse.Namespace) -> int:
         if args.match is None:
             row = await store.latest_match()
         else:
-            text = str(args.match).lower().lstrip("m")
-            if not text.isdigit():
-                print("A match is named like m12.", file=sys.stderr)
-                return 2
-            row = await store.match(int(text))
+            row = await store.match(args.match)
         if row is None:
             print("No such match in that database.", file=sys.stderr)
             return 1

@@ -1,0 +1,49 @@
+"""Argparse ``type=`` functions: the CLI's options read by :mod:`bot.parse`, the same
+readers as the chat commands, with the same texts (in English: the CLI speaks English).
+
+A refusal becomes argparse's usage error (``belote: error: argument --timer: ...``, exit
+status 2) instead of a traceback, and the text never echoes what was typed (a seed given
+by mistake must not land in a terminal's scrollback twice).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from bot import parse
+from bot.i18n import _
+from bot.inputs import Refused
+
+T = TypeVar("T")
+
+
+def option(reader: Callable[..., T], *args: Any, name: str | None = None) -> Callable[[str], T]:
+    """``reader(text, *args)`` as an argparse type; ``name`` is shown in help errors."""
+
+    def convert(text: str) -> T:
+        try:
+            return reader(text, *args)
+        except Refused as r:
+            raise argparse.ArgumentTypeError(_(r.key, "en", **r.kwargs)) from None
+
+    convert.__name__ = name or reader.__name__
+    return convert
+
+
+def _seat_seed(text: str) -> bytes | None:
+    """A seat's 16-byte seed, or ``none`` for a seat that sent none."""
+    if text.strip().lower() == "none":
+        return None
+    return parse.seed_hex(text, 16, "err-hex-digits")
+
+
+ruleset = option(parse.ruleset)
+default_timer = option(parse.default_timer, name="timer")
+seed_window = option(parse.seed_window)
+bot_delay = option(parse.bot_delay)
+server_seed = option(parse.seed_hex, 32, "err-hex-digits", name="server seed")
+seat_seed = option(_seat_seed, name="seat seed")
+drand_value = option(parse.seed_hex, 32, "err-hex-digits", name="drand value")
+match_id = option(parse.match_ref, name="match")
