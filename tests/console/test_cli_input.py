@@ -76,3 +76,13 @@ def test_verify_and_simulate_into_a_closed_pipe_end_quietly(tmp_path):
         done = _reader_gone(args)
         assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
         assert done.returncode == 141, (args, done.returncode, done.stderr)
+
+
+def test_verify_of_a_hostile_file_says_why(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"k": ' + "9" * 5000 + "}")
+    for path in (deep, huge):
+        code, err = run(capsys, "verify", str(path))
+        assert code == 2 and "is not a match transcript" in err, err

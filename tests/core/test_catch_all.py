@@ -50,3 +50,25 @@ async def test_an_error_inside_a_command_is_answered_logged_and_contained(tmp_pa
     assert h.table(2).run.over and not h.table(2).run.aborted
     assert (await h.cmd("zoe", "/score t2", OTHER_CHANNEL))[0].ok
     await h.app.stop()
+
+
+async def test_secrets_are_masked_in_logs_until_they_are_shown(tmp_path, monkeypatch):
+    from tests.core.test_restart import _crash, _finish, _reopen, _setup
+
+    monkeypatch.setattr(redact, "_secrets", {})  # this test's own process
+    h = await _setup(tmp_path / "s.db", seed_window=30)
+    server = h.table().run.server_seed.hex()
+    mine = "cd" * 16
+    assert redact.redact(server) == redact.MASK  # from the start of the match
+    await h.cmd("bob", f"/seed {mine}")
+    assert redact.redact(mine) == redact.MASK  # from its arrival
+    await _crash(h)
+    monkeypatch.setattr(redact, "_secrets", {})  # a new process knows nothing yet...
+    h2 = await _reopen(h, seed_window=30)
+    assert redact.redact(f"{server} {mine}") == f"{redact.MASK} {redact.MASK}"  # ...until then
+    await h2.advance(31)  # the window closes: the seeds post shows every seed
+    assert h2.table().run.phase == "play"
+    assert redact.redact(mine) == mine and redact.redact(server) == redact.MASK
+    await _finish(h2)  # the reveal
+    assert redact.redact(server) == server
+    await h2.app.stop()
