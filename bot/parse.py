@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.inputs import Refused
@@ -155,8 +156,18 @@ def target(word: str) -> int:
     return whole(word, 1, 100_000, "err-target")
 
 
-def timer(word: str) -> float:
-    return seconds(word, 5, 3600, "err-timer")
+def _seconds_between(low: float, high: float, key: str) -> Callable[[str], float]:
+    """A reader of one setting in seconds (its range and its refusal text)."""
+
+    def read(word: str) -> float:
+        return seconds(word, low, high, key)
+
+    return read
+
+
+timer = _seconds_between(5, 3600, "err-timer")  # a table's turn timer
+seed_window = _seconds_between(0, 600, "err-window")
+bot_delay = _seconds_between(0, 60, "err-bot-delay")  # belote run --bot-delay
 
 
 def default_timer(word: str) -> float:
@@ -166,14 +177,6 @@ def default_timer(word: str) -> float:
     if value <= 0:
         raise Refused("err-default-timer")
     return value
-
-
-def seed_window(word: str) -> float:
-    return seconds(word, 0, 600, "err-window")
-
-
-def bot_delay(word: str) -> float:
-    return seconds(word, 0, 60, "err-bot-delay")
 
 
 # ------------------------------------------------------------------------------- words
