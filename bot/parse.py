@@ -29,7 +29,7 @@ MAX_TEXT = 4096  # a whole command: more than any chat platform sends in one mes
 ECHO = 30  # how much of a refused word is shown back
 
 _DIGITS = re.compile(r"[0-9]+", re.ASCII)
-_DECIMAL = re.compile(r"([0-9]{1,7})(?:\.([0-9]{1,6}))?", re.ASCII)
+_DECIMAL = re.compile(r"[0-9]{1,7}(?:\.[0-9]{1,6})?", re.ASCII)
 _HEX = re.compile(r"[0-9a-f]+", re.ASCII)
 
 
@@ -87,11 +87,6 @@ def match_ref(word: str) -> int:
     return n
 
 
-def is_match_ref(word: str) -> bool:
-    """Is ``word`` meant as a match id (``m12``, ``m²``)?"""
-    return len(word) >= 2 and word[0] in "mM" and _numeric_like(word[1:])
-
-
 def event_ref(word: str, *, bare: bool = True) -> int | None:
     """``#2`` (or a bare ``2`` when ``bare``) -> 2, a tournament or ladder; None when the
     word is not meant as one. ``#x`` or ``#²`` is refused."""
@@ -143,8 +138,7 @@ def whole(word: str, low: int, high: int, key: str, /, **values: object) -> int:
 
 def seconds(word: str, low: float, high: float, key: str, /, **values: object) -> float:
     """A number of seconds (``20``, ``7.5``) from ``low`` to ``high``, or ``Refused(key)``."""
-    m = _DECIMAL.fullmatch(word)
-    if m is None:
+    if _DECIMAL.fullmatch(word) is None:
         raise Refused(key, **values)
     value = float(word)
     if not low <= value <= high:
