@@ -72,3 +72,25 @@ async def test_secrets_are_masked_in_logs_until_they_are_shown(tmp_path, monkeyp
     await _finish(h2)  # the reveal
     assert redact.redact(server) == server
     await h2.app.stop()
+
+
+async def test_hostile_names_are_drawn_and_played_with(tmp_path, caplog):
+    """Names are the one thing a platform lets people type freely: control characters,
+    a bidirectional override, a pile of combining marks, emoji, a lone surrogate."""
+    from bot.platform import User
+    from tests.core.harness import CHANNEL
+
+    h = await make_harness(tmp_path / "n.db", render_images=True, seed_window=0)
+    caplog.set_level(logging.WARNING)
+    names = ["\x00\x1b[2J", "Z" + "\u0336" * 300, "\u202eevil", "😀" * 40, "\ud800x"]
+    for i, name in enumerate(names):
+        u = User(f"test:n{i}", name)
+        assert (await h.app.command(u, CHANNEL, "/table create"))[0].ok
+        tid = max(h.app.tables)
+        for _ in range(3):
+            assert (await h.app.command(u, CHANNEL, f"/addbot t{tid}"))[0].ok
+        assert (await h.app.command(u, CHANNEL, f"/start t{tid}"))[0].ok
+        [hand] = await h.app.command(u, CHANNEL, f"/hand t{tid}")
+        assert hand.ok and hand.image is not None
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    await h.app.stop()
