@@ -104,9 +104,9 @@ class Ceremony:
             if not ctx.args:
                 raise Refused("err-seed-format")
             seed = parse.seed_hex(ctx.args[0], 16)
-            redact.register(seed)  # public once the window closes (the seeds post)
             if run.seat_seeds[seat] is not None:
                 raise Refused("err-seed-twice")
+            redact.register(seed)  # public once the window closes (the seeds post)
             await self._record(t, [("seed", {"seat": seat, "seed": seed.hex()})])
             if not run.waiting_for_seeds():
                 await self._close_seeds(t)
