@@ -18,7 +18,7 @@ from bot.app import BeloteApp, Settings
 from bot.clock import SeededRandomness
 from bot.store import Store
 
-EXAMPLES = max(10, int(os.environ.get("BELOTE_FUZZ_EXAMPLES", "200")) // 10)
+EXAMPLES = max(10, int(os.environ.get("BELOTE_FUZZ_EXAMPLES", "400")) // 10)
 NAMES = ["alice", "bob", "Eve\x1b[2J", "Mal\x00", "\u202etrudy"]
 LINES = [
     "/table create", "/table create --target 1", "/addbot", "/addbot expert", "/start",

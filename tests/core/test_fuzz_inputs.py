@@ -36,7 +36,7 @@ from bot.platform import Channel, User
 from engine.match import Phase
 from tests.core.harness import CHANNEL, OTHER_CHANNEL, Harness, make_harness, user
 
-EXAMPLES = int(os.environ.get("BELOTE_FUZZ_EXAMPLES", "200"))
+EXAMPLES = int(os.environ.get("BELOTE_FUZZ_EXAMPLES", "400"))
 INTERNAL = text_of("err-internal", "en")
 
 HOSTS = ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "zoe"]
