@@ -115,12 +115,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="HEX|none",
         help="a seat's 16-byte seed, or none; once per seat, in seat order (2 to 4)",
     )
-    p.add_argument("--drand-round", type=int, metavar="N")
+    p.add_argument("--drand-round", type=types.whole(0, 10**15), metavar="N")
     p.add_argument(
         "--drand-value", type=types.drand_value, metavar="HEX", help="drand's 32-byte value"
     )
-    p.add_argument("--deal", type=int, required=True, metavar="K", help="deal number, from 0")
-    p.add_argument("--size", type=int, choices=(32, 24), default=32)
+    p.add_argument(
+        "--deal", type=types.whole(0, 2**32 - 1), required=True, metavar="K", help="deal, from 0"
+    )
+    p.add_argument("--size", type=types.whole(0, 99), choices=(32, 24), default=32)
     p.set_defaults(func=_cmd_deck)
 
     p = subparsers.add_parser(
@@ -144,6 +146,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play random full deals and print the rate",
         description="Play random full deals (bidding, play, scoring) on the engine's core.",
     )
-    p.add_argument("--seconds", type=float, default=3.0)
-    p.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
+    p.add_argument("--seconds", type=types.seconds(0, 3600), default=3.0)
+    p.add_argument("--seed", type=types.SEED, default=1, help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_bench)

@@ -19,12 +19,15 @@ from bot.inputs import Refused
 T = TypeVar("T")
 
 
-def option(reader: Callable[..., T], *args: Any, name: str | None = None) -> Callable[[str], T]:
-    """``reader(text, *args)`` as an argparse type; ``name`` is shown in help errors."""
+def option(
+    reader: Callable[..., T], *args: Any, name: str | None = None, **values: Any
+) -> Callable[[str], T]:
+    """``reader(text, *args, **values)`` as an argparse type; ``name`` is shown in help
+    errors."""
 
     def convert(text: str) -> T:
         try:
-            return reader(text, *args)
+            return reader(text, *args, **values)
         except Refused as r:
             raise argparse.ArgumentTypeError(_(r.key, "en", **r.kwargs)) from None
 
@@ -39,6 +42,17 @@ def _seat_seed(text: str) -> bytes | None:
     return parse.seed_hex(text, 16, "err-hex-digits")
 
 
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """A whole number from ``low`` to ``high`` (ASCII digits), for counts and seeds."""
+    return option(parse.whole, low, high, "err-whole-number", low=low, high=high, name="number")
+
+
+def seconds(low: float, high: float) -> Callable[[str], float]:
+    """A number of seconds from ``low`` to ``high`` (``2``, ``0.5``)."""
+    return option(parse.seconds, low, high, "err-seconds", low=low, high=high, name="seconds")
+
+
+SEED = whole(0, 2**63 - 1)  # a random generator's seed (tests and benchmarks)
 ruleset = option(parse.ruleset)
 default_timer = option(parse.default_timer, name="timer")
 seed_window = option(parse.seed_window)

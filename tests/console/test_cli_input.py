@@ -41,6 +41,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
         (["deck", "--server-seed", "z" * 64, "--deal", "0"], "64 hexadecimal digits"),
         (["deck", "--server-seed", ZERO, "--seat", "xyz", "--deal", "0"], "32 hexadecimal"),
         (["deck", "--server-seed", ZERO, "--drand-value", "00 00", "--deal", "0"], "64 hex"),
+        (["deck", "--server-seed", ZERO, "--deal", "²"], "whole number from 0 to 4294967295"),
+        (["deck", "--server-seed", ZERO, "--deal", "9" * 5000], "whole number from 0"),
+        (["tournament", "simulate", "--format", "swiss", "--entrants", "٣"], "whole number"),
+        (["arena", "--a", "easy", "--b", "easy", "--budget", "inf"], "number of seconds"),
+        (["verify", "x.json", "--timeout", "nan"], "number of seconds"),
     ],
 )
 def test_a_bad_option_is_a_usage_error_that_says_what_is_accepted(capsys, argv, says):
