@@ -2,8 +2,8 @@
 readers as the chat commands, with the same texts (in English: the CLI speaks English).
 
 A refusal becomes argparse's usage error (``belote: error: argument --timer: ...``, exit
-status 2) instead of a traceback, and the text never echoes what was typed (a seed given
-by mistake must not land in a terminal's scrollback twice).
+status 2) instead of a traceback (or argparse's "invalid value: '...'", which would echo a
+server seed given by mistake into the terminal's scrollback).
 """
 
 from __future__ import annotations
