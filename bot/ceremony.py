@@ -328,7 +328,8 @@ class Ceremony:
             t,
             f"reveal:{run.id}",
             _(
-                "reveal-post",
+                # closed before its first deal: nothing to /verify, so no invitation to
+                "reveal-post" if run.match is not None else "reveal-post-undealt",
                 loc,
                 match=f"m{run.id}",
                 seed=run.server_seed.hex(),

@@ -136,6 +136,8 @@ async def test_verify_and_replay_of_a_match_closed_before_its_first_deal(tmp_pat
     assert h.table().run.phase == "seeds"
     [closed] = await h.cmd("alice", "/close")
     assert closed.ok
+    reveal = h.last("reveal:1").text  # the seed is shown, without inviting a /verify
+    assert "before its first deal" in reveal and "/verify" not in reveal
     for command in ("/verify", "/replay", "/verify m1", "/replay m1 1"):
         [reply] = await h.cmd("alice", command)
         assert not reply.ok and "before its first deal" in reply.text, (command, reply.text)
