@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from adapters.cli import types
 from bot.logs import FORMATS
 
 DEFAULT_DB = "belote.db"
@@ -77,17 +78,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--lease",
-        type=float,
+        type=types.lease,
         default=10.0,
         metavar="S",
         help="PostgreSQL: seconds a dead process's tables wait before another takes them",
     )
     p.add_argument(
         "--bot-delay",
-        type=float,
+        type=types.bot_delay,
         default=_env("BELOTE_BOT_DELAY", 1.0),
         metavar="S",
-        help="bot pause (s)",
+        help="bot pause",
     )
     p.add_argument("--fast", action="store_true", help="no pause, no seed window")
     p.add_argument(
@@ -104,17 +105,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="drand relay URL",
     )
     p.add_argument(
-        "--timer", type=float, default=_env("BELOTE_TIMER", 60.0), metavar="S", help="turn timer"
+        "--timer",
+        type=types.default_timer,
+        default=_env("BELOTE_TIMER", 60.0),
+        metavar="S",
+        help="turn timer",
     )
     p.add_argument(
         "--window",
-        type=float,
+        type=types.seed_window,
         default=_env("BELOTE_WINDOW", 20.0),
         metavar="S",
         help="seed window",
     )
     p.add_argument(
-        "--ruleset", default=_env("BELOTE_RULESET", "club"), help="default ruleset of new tables"
+        "--ruleset",
+        type=types.ruleset,
+        default=_env("BELOTE_RULESET", "club"),
+        help="ruleset of new tables",
     )
     p.add_argument(
         "--verify-page",
@@ -142,7 +150,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--metrics-port",
-        type=int,
+        type=types.whole(0, 65535),
         default=_env("BELOTE_METRICS_PORT", None),
         metavar="PORT",
         help="serve Prometheus /metrics and /healthz on this port",
@@ -155,7 +163,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Write the fair-deal transcript of a match (the latest when MATCH is "
         "left out) for `belote verify`.",
     )
-    e.add_argument("match", nargs="?", default=None, help="match id, e.g. m12 or 12")
+    e.add_argument(
+        "match", nargs="?", type=types.match_id, default=None, help="match id, e.g. m12 or 12"
+    )
     e.add_argument("--db", default=default_db(), help=DB_HELP)
     e.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
     e.set_defaults(func=export_command)
@@ -293,11 +303,7 @@ async def _export(args: argparse.Namespace) -> int:
         if args.match is None:
             row = await store.latest_match()
         else:
-            text = str(args.match).lower().lstrip("m")
-            if not text.isdigit():
-                print("A match is named like m12.", file=sys.stderr)
-                return 2
-            row = await store.match(int(text))
+            row = await store.match(args.match)
         if row is None:
             print("No such match in that database.", file=sys.stderr)
             return 1

@@ -19,6 +19,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from adapters.cli import types
 from adapters.cli.bot_commands import DB_HELP, _env, default_db
 
 #: Pages copied per step of the backup: the bot's writes go on between steps.
@@ -42,8 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="ask the running bot's /healthz: exit 0 when healthy (container health checks)",
     )
     h.add_argument("--host", default="127.0.0.1")
-    h.add_argument("--port", type=int, default=_env("BELOTE_METRICS_PORT", 9100))
-    h.add_argument("--timeout", type=float, default=4.0, metavar="S")
+    h.add_argument("--port", type=types.whole(1, 65535), default=_env("BELOTE_METRICS_PORT", 9100))
+    h.add_argument("--timeout", type=types.seconds(0.1, 60), default=4.0, metavar="S")
     h.set_defaults(func=healthcheck_command)
 
     a = subparsers.add_parser(
@@ -217,18 +218,23 @@ async def _close(args: argparse.Namespace) -> int:
     resumed, no bot moves): the same log entries as ``/table close`` in the chat."""
     from bot.app import BeloteApp, Settings
     from bot.clock import SystemClock
-    from bot.inputs import is_table_id
+    from bot.inputs import Refused
+    from bot.parse import table_ref
     from bot.platform import Channel, NullPlatform, User
     from bot.scheduler import FakeScheduler
     from bot.table import MatchRun, Table
 
-    if not is_table_id(args.table):
+    try:
+        table_id = table_ref(args.table)
+    except Refused:  # written like a table id, but not one (t0, t², 30 digits)
+        table_id = None
+    if table_id is None:
         print("A table is named like t3.", file=sys.stderr)
         return 2
     store = await _open(args)
     if store is None:
         return 2
-    row = await store.table(int(args.table[1:]))
+    row = await store.table(table_id)
     if row is None or row.status == "closed":
         await store.close()
         print(f"No open table {args.table.lower()} in that database.", file=sys.stderr)

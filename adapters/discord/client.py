@@ -27,7 +27,7 @@ from adapters.discord.messages import PublicMessages
 from adapters.discord.metering import metered
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.widgets import ActionButton
-from bot import metrics
+from bot import metrics, redact
 from bot.platform import Platform
 
 log = logging.getLogger(__name__)
@@ -126,6 +126,8 @@ class DiscordBot:
         """Log in, start the core, connect the gateway (in the background); returns when
         the bot is ready to answer interactions."""
         metrics.connected("discord", False)  # /healthz: not ready until the gateway is
+        redact.register(self._token)  # no log line shows it (see bot.redact)
+        redact.install()
         await self.client.login(self._token)
         self.app = await self._factory(self.client.adapter)
         self.client.adapter.app = self.app
@@ -153,6 +155,7 @@ class DiscordBot:
                 await self._task
         if self.app is not None:
             await self.app.stop()
+        redact.forget(self._token)
 
 
 async def run(app_factory: AppFactory, token: str | None = None, **options: Any) -> int:

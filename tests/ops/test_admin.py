@@ -135,6 +135,9 @@ def test_admin_tables_close_and_export_all(tmp_path: Path, capsys) -> None:
     report = asyncio.run(verify_transcript(load(tmp_path / "out" / "m1.json")))
     assert report.ok
 
+    for bad in ("t0", "x", "t" + "9" * 40):
+        assert main(["admin", "--db", str(db), "close", bad]) == 2
+        assert "A table is named like t3." in capsys.readouterr().err
     assert main(["admin", "--db", str(db), "close", "t9"]) == 1
     assert "No open table t9" in capsys.readouterr().err
     assert main(["admin", "--db", str(db), "close", "t1"]) == 0
