@@ -53,6 +53,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="S",
         help="PostgreSQL: seconds a dead process's tables wait before another takes them",
     )
+    p.add_argument(
+        "--shard-ids",
+        default=None,
+        metavar="0,1",
+        help="Discord: the shards this process serves (with --shard-count; several processes"
+        " share one PostgreSQL --db)",
+    )
+    p.add_argument("--shard-count", type=int, default=None, metavar="N", help="Discord: shards")
     p.add_argument("--bot-delay", type=float, default=1.0, metavar="S", help="bot pause (s)")
     p.add_argument("--fast", action="store_true", help="no pause, no seed window")
     p.add_argument("--no-drand", action="store_true", help="deal without drand")
@@ -155,7 +163,23 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     factory = app_factory(args)
     params = inspect.signature(run).parameters
-    result = run(app_factory=factory) if "app_factory" in params else run(factory)
+    options = {}
+    if args.shard_ids is not None or args.shard_count is not None:
+        if args.platform != "discord":
+            print("--shard-ids and --shard-count are for Discord.", file=sys.stderr)
+            return 2
+        from adapters.discord.shards import Shards, parse_shard_ids
+
+        try:
+            shards = Shards(parse_shard_ids(args.shard_ids or "0"), args.shard_count or 1)
+        except ValueError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
+        options = {"shard_ids": shards.ids, "shard_count": shards.count}
+    if "app_factory" in params:
+        result = run(app_factory=factory, **options)
+    else:
+        result = run(factory, **options)
     if inspect.isawaitable(result):
         result = asyncio.run(result)
     return int(result or 0)
