@@ -101,6 +101,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self._started = True
         self._update_idle()
         if self.store.shared:  # other processes may take tables over, and leave theirs
+            self.store.lease_lost = self.drop_tables
             self._leases = LeaseKeeper(self.store, self, serves)
             self._leases.start()
         if self.settings.tournaments and self.store.path != ":memory:":
@@ -594,8 +595,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         try:
             await self.store.write(w)
         except LeaseLost:
-            self.drop_tables({t.id})  # another process runs it now: nothing more here
-            raise
+            raise  # another process runs it now (dropped here): nothing to reload or re-arm
         except Exception:
             log.exception("could not store table %s; reloading it", t.tid)
             await self._reload(t)

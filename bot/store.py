@@ -194,6 +194,8 @@ class Store:
     shared = False  # can several processes use this database at once?
     owner = "local"  # who this process is, in the table leases
     lease_seconds = 0.0
+    # told at once when a commit finds tables another process holds now (the app drops them)
+    lease_lost: Callable[[set[int]], None] | None = None
 
     def __init__(self, target: str) -> None:
         self.target = target

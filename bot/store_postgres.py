@@ -192,7 +192,10 @@ class PostgresStore(Store):
                     self.lease_seconds,
                 )
                 if len(held) != len(touched):
-                    raise LeaseLost(set(touched) - {r[0] for r in held})
+                    lost = set(touched) - {r[0] for r in held}
+                    if self.lease_lost is not None:
+                        self.lease_lost(lost)
+                    raise LeaseLost(lost)
             for sql, rows in write_statements(w):
                 await c.executemany(dollar(sql), rows)
 

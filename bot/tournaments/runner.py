@@ -130,10 +130,14 @@ class TournamentService:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Load every tournament, re-arm its deadlines, and carry on any round that was
+        """Load every tournament (of the servers this process serves, when it is one
+        shard of several), re-arm its deadlines, and carry on any round that was
         interrupted (tables not yet opened, a finished round not yet followed)."""
+        serves = getattr(self.platform, "serves", None)  # a shard: its servers' events only
         async with self._changing():
             for t in await self.db.load_all():
+                if serves is not None and not serves(t.channel):
+                    continue
                 self.tournaments[t.id] = t
                 for slot in t.tables.values():
                     if slot.table_ref is not None:
