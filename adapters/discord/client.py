@@ -122,8 +122,9 @@ class DiscordBot:
             self.client = ShardedBeloteClient(
                 shard_ids=list(shards.ids), shard_count=shards.count, **client_options
             )
-            # the core runs (and takes over) the tables of these shards' servers only
-            self.client.adapter.serves = shards.serves
+        # the core runs (and takes over) the tables of these shards' servers only: every
+        # Discord server when unsharded, never another platform's tables
+        self.client.adapter.serves = (shards or Shards((0,), 1)).serves
         self.app: CoreApp | Any = None
         self._task: asyncio.Task[None] | None = None
 
