@@ -116,6 +116,7 @@ class DiscordBot:
         self._factory = app_factory
         self._token = token
         self._messages_path_given = client_options.get("messages_path") is not None
+        self._shards = shards
         if shards is None:
             self.client = BeloteClient(**client_options)
         else:
@@ -139,14 +140,10 @@ class DiscordBot:
         self.app = await self._factory(self.client.adapter)
         self.client.adapter.app = self.app
         store_path = getattr(getattr(self.app, "store", None), "path", None)
-        if (
-            not self._messages_path_given
-            and store_path
-            and store_path != ":memory:"
-            and not is_postgres(store_path)  # never a file named after a URL
-        ):
-            # which message shows which table, next to the database it belongs to
-            self.client.adapter.public = PublicMessages(f"{store_path}.discord.json")
+        if not self._messages_path_given and store_path and store_path != ":memory:":
+            # which message shows which table: next to the database file, or on PostgreSQL
+            # one file per set of shards (whoever runs those shards again reads it back)
+            self.client.adapter.public = PublicMessages(self._messages_file(store_path))
         await self.app.start()
         self._task = asyncio.create_task(self.client.connect(reconnect=True))
         ready = asyncio.create_task(self.client.wait_until_ready())
@@ -155,6 +152,13 @@ class DiscordBot:
             ready.cancel()
             await self._task  # raises what stopped the connection (bad token, ...)
         log.info("Discord bot ready as %s", self.client.user)
+
+    def _messages_file(self, store_path: str) -> str:
+        if not is_postgres(store_path):
+            return f"{store_path}.discord.json"
+        if self._shards is None:
+            return "belote-discord.json"  # never a file named after a URL
+        return f"belote-discord-shards-{'-'.join(map(str, self._shards.ids))}.json"
 
     async def wait_closed(self) -> None:
         if self._task is not None:
