@@ -174,7 +174,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 except Exception:
                     log.exception("tournament service did not stop cleanly")
         if self._leases is not None:
-            await self.store.release_leases()  # another process may take them at once
+            await self.store.flush()  # what was handed in is committed under our leases,
+            await self.store.release_leases()  # then another process may take them at once
         await self.store.close()
 
     def busy(self) -> bool:

@@ -304,7 +304,8 @@ class Store:
                 if not fut.done():
                     fut.set_result(None)
 
-    async def _drain(self) -> None:
+    async def flush(self) -> None:
+        """Wait until every write handed in so far is committed (or has failed)."""
         if self._flusher is not None:
             await asyncio.shield(self._flusher)
 
@@ -367,7 +368,7 @@ class SQLiteStore(Store):
         return version
 
     async def close(self) -> None:
-        await self._drain()
+        await self.flush()
         await self._conn.close()
 
     # --- ids (from the database's counters, in their own short transaction) ----------

@@ -158,7 +158,7 @@ class PostgresStore(Store):
         return int(version)
 
     async def close(self) -> None:
-        await self._drain()
+        await self.flush()
         await self._pool.close()
 
     # --- ids: a table's id comes with its lease --------------------------------------
