@@ -21,6 +21,7 @@ processes on one database never hand out the same id.
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import json
 import logging
@@ -184,7 +185,7 @@ class LeaseLost(Refused):
 Serves = Callable[[str], bool]  # does this process serve that channel (its shards)?
 
 
-class Store:
+class Store(abc.ABC):
     """The interface both engines implement, and the group commit they share.
 
     An engine provides ``_commit`` (one transaction for a merged :class:`Write`), the ids,
@@ -211,46 +212,49 @@ class Store:
 
     # --- what an engine provides -----------------------------------------------------
 
-    async def migrate(self) -> int:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def migrate(self) -> int: ...
 
-    async def close(self) -> None:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def close(self) -> None: ...
 
+    @abc.abstractmethod
     async def new_table_id(self) -> int:
-        raise NotImplementedError
+        """A new table's id, from the database (with its lease, where there are leases)."""
 
-    async def new_match_id(self) -> int:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def new_match_id(self) -> int: ...
 
+    @abc.abstractmethod
     async def _commit(self, w: Write) -> None:
-        raise NotImplementedError
+        """One transaction for ``w``: all of it or nothing (``LeaseLost`` when a table of
+        it is another process's now). The one place every change is written."""
 
-    async def open_tables(self) -> list[TableRow]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def open_tables(self) -> list[TableRow]: ...
 
-    async def table(self, table_id: int) -> TableRow | None:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def table(self, table_id: int) -> TableRow | None: ...
 
-    async def table_by_ref(self, ref: str) -> TableRow | None:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def table_by_ref(self, ref: str) -> TableRow | None: ...
 
-    async def match(self, match_id: int) -> MatchRow | None:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def match(self, match_id: int) -> MatchRow | None: ...
 
+    @abc.abstractmethod
     async def latest_match(
         self, channel: str | None = None, *, ended: bool = False
-    ) -> MatchRow | None:
-        raise NotImplementedError
+    ) -> MatchRow | None: ...
 
-    async def matches(self, status: str | None = None) -> list[MatchRow]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def matches(self, status: str | None = None) -> list[MatchRow]: ...
 
-    async def log(self, match_id: int) -> list[LogEntry]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def log(self, match_id: int) -> list[LogEntry]: ...
 
-    async def deadlines(self) -> dict[int, Deadline]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def deadlines(self) -> dict[int, Deadline]: ...
 
     # --- table leases (one process: every unfinished table is its own) ----------------
 

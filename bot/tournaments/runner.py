@@ -731,7 +731,7 @@ class TournamentService:
             await self.ratings.record_match(match_ref, ruleset, team_a, team_b, winner, now)
             if not from_lobby:
                 return
-            for t in self.tournaments.values():
+            for t in list(self.tournaments.values()):  # a reload may replace one
                 if not t.is_ladder or t.status != "running" or t.ruleset != ruleset:
                     continue
                 if scope_of(channel) != t.scope():
