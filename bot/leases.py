@@ -1,12 +1,12 @@
 """Keeping this process's table leases alive, and taking over the tables of a process that
 died.
 
-Every ``lease_seconds / 3`` (at most a second) the keeper renews the leases this process holds (a table whose
-lease could not be renewed is another process's now: it is dropped here at once), then
-claims the unfinished tables whose lease ran out (their process was killed, or stalled
-past its lease) among the channels this process serves, and hands them to the app, which
-rebuilds each from its log and arms its deadline again. The database's clock decides what
-has run out, so the processes' clocks need not agree.
+Every ``lease_seconds / 3`` (at most a second) the keeper renews the leases this process
+holds (a table whose lease could not be renewed is another process's now: it is dropped
+here at once), then claims the unfinished tables whose lease ran out (their process was
+killed, or stalled past its lease) among the channels this process serves, and hands them
+to the app, which rebuilds each from its log and arms its deadline again. The database's
+clock decides what has run out, so the processes' clocks need not agree.
 
 Safety does not rest on this loop's timing: every commit checks its tables' leases in its
 own transaction (``bot/store_postgres.py``). The loop only decides how soon a dead

@@ -269,7 +269,7 @@ class Store(abc.ABC):
         """Extend this process's leases; the tables it still holds (None: all of them)."""
         return None
 
-    async def release_leases(self) -> None:
+    async def release_leases(self) -> None:  # noqa: B027 (one process: nothing to give up)
         """Give this process's tables up at once (a clean stop), for another to take."""
 
     # --- writing ---------------------------------------------------------------------
