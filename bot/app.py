@@ -183,9 +183,19 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         return any(t.status == "playing" for t in self.tables.values())
 
     async def wait_idle(self) -> None:
-        while self.busy():
-            self._idle.clear()
-            await self._idle.wait()
+        """Until no match is in progress here, nor (on a shared database) at a table of
+        ours that another process holds: a dead one's will be taken over and finished."""
+        while True:
+            while self.busy():
+                self._idle.clear()
+                await self._idle.wait()
+            if self._leases is None:
+                return
+            serves = getattr(self.platform, "serves", None)
+            elsewhere = await self.store.playing_elsewhere(serves, set(self.tables))
+            if not elsewhere:
+                return
+            await asyncio.sleep(self._leases.period)
 
     def _update_idle(self) -> None:
         if not self.busy():

@@ -265,6 +265,10 @@ class Store(abc.ABC):
             return []
         return [r for r in await self.open_tables() if serves is None or serves(r.channel)]
 
+    async def playing_elsewhere(self, serves: Serves | None, here: set[int]) -> list[int]:
+        """Tables with a match in progress (of the channels served) not in ``here``."""
+        return []
+
     async def renew_leases(self) -> set[int] | None:
         """Extend this process's leases; the tables it still holds (None: all of them)."""
         return None

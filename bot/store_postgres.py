@@ -230,6 +230,14 @@ class PostgresStore(Store):
         got = await self._pool.fetch("SELECT * FROM tables WHERE id = ANY($1::bigint[])", ids)
         return sorted((_table(r) for r in got), key=lambda r: r.id)
 
+    async def playing_elsewhere(self, serves: Serves | None, here: set[int]) -> list[int]:
+        rows = await self._pool.fetch("SELECT id, channel FROM tables WHERE status = 'playing'")
+        return [
+            r["id"]
+            for r in rows
+            if r["id"] not in here and (serves is None or serves(r["channel"]))
+        ]
+
     async def renew_leases(self) -> set[int] | None:
         rows = await self._pool.fetch(
             "UPDATE leases SET expires = clock_timestamp() + $2 * interval '1 second'"
