@@ -154,6 +154,11 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
 def run_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING))
     args.platform = choose_platform(args.platform)
+    try:
+        options = shard_options(args)
+    except ValueError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     if args.platform == "console":
         return asyncio.run(_run_console(args))
     module = importlib.import_module(f"adapters.{args.platform}")
@@ -163,19 +168,6 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     factory = app_factory(args)
     params = inspect.signature(run).parameters
-    options = {}
-    if args.shard_ids is not None or args.shard_count is not None:
-        if args.platform != "discord":
-            print("--shard-ids and --shard-count are for Discord.", file=sys.stderr)
-            return 2
-        from adapters.discord.shards import Shards, parse_shard_ids
-
-        try:
-            shards = Shards(parse_shard_ids(args.shard_ids or "0"), args.shard_count or 1)
-        except ValueError as exc:
-            print(str(exc), file=sys.stderr)
-            return 2
-        options = {"shard_ids": shards.ids, "shard_count": shards.count}
     if "app_factory" in params:
         result = run(app_factory=factory, **options)
     else:
@@ -183,6 +175,21 @@ def run_command(args: argparse.Namespace) -> int:
     if inspect.isawaitable(result):
         result = asyncio.run(result)
     return int(result or 0)
+
+
+def shard_options(args: argparse.Namespace) -> dict[str, object]:
+    """``--shard-ids`` / ``--shard-count`` as the Discord adapter's options (none given:
+    none); ValueError with a message for the user when they make no sense."""
+    if args.shard_ids is None and args.shard_count is None:
+        return {}
+    if args.platform != "discord":
+        raise ValueError("--shard-ids and --shard-count are for Discord.")
+    from adapters.discord.shards import Shards, parse_shard_ids
+
+    count = args.shard_count or 1
+    ids = parse_shard_ids(args.shard_ids) if args.shard_ids else tuple(range(count))
+    shards = Shards(ids, count)
+    return {"shard_ids": shards.ids, "shard_count": shards.count}
 
 
 async def _run_console(args: argparse.Namespace) -> int:

@@ -217,7 +217,8 @@ async def run_discord(
     """
     shards = None
     if shard_ids is not None or shard_count is not None:
-        shards = Shards(tuple(shard_ids or (0,)), shard_count or 1)
+        count = shard_count or 1
+        shards = Shards(tuple(shard_ids) if shard_ids else tuple(range(count)), count)
     bot = DiscordBot(
         app_factory,
         token,

@@ -87,3 +87,20 @@ def test_export_a_match_by_id_and_errors(tmp_path, db, backend):
     assert ver.returncode == 0, ver.stdout + ver.stderr
     assert run_belote(["export", "m9", "--db", target], "").returncode == 1
     assert run_belote(["export", "--db", str(tmp_path / "none.db")], "").returncode == 2
+
+
+def test_shard_options_are_checked():
+    from adapters.discord.shards import Shards, parse_shard_ids
+
+    assert parse_shard_ids("2, 0,2") == (0, 2)
+    shards = Shards((1,), 2)
+    guild_in_shard_1 = 1 << 22
+    assert shards.serves(f"discord:{guild_in_shard_1}/5")
+    assert not shards.serves(f"discord:{2 << 22}/5")
+    assert not shards.serves("discord:@me/5")  # direct messages: shard 0
+    assert not shards.serves("telegram:-100123")  # another platform's tables
+    for bad in (["--shard-ids", "0,x"], ["--shard-ids", "4", "--shard-count", "4"]):
+        res = run_belote(["run", "--platform", "discord", *bad], "")
+        assert res.returncode == 2 and "shard" in res.stderr
+    res = run_belote(["run", "--platform", "console", "--shard-count", "2"], "")
+    assert res.returncode == 2 and "Discord" in res.stderr
