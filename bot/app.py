@@ -573,6 +573,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         async with self._lock(t):
             if t.run is not run or run.over or t.status != "playing" or run.seq != nonce:
                 return  # someone acted first (a player beating their timer): theirs stands
+            if self.tables.get(t.id) is not t:
+                return  # dropped meanwhile (another process holds it, or it was re-read)
             await self._apply_action(t, seat, action, by)
 
     async def _record(

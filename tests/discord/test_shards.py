@@ -16,7 +16,7 @@ from bot.store import open_store
 from tests.discord.conftest import TOKEN
 from tests.fakes.discord import fake_discord
 
-LEASE = 0.6
+LEASE = 1.0
 
 
 async def _process(url: str, owner: str, shard: int, tmp: Any) -> DiscordBot:
