@@ -62,7 +62,9 @@ EXACT_LIMIT = 1200
 class SwissPairing:
     pairs: list[tuple[int, int]]  # higher placed first, in standings order
     bye: int | None
-    exact: bool = True  # False: the greedy fallback was used (criteria 2-4 not ensured)
+    # how it was found: "ideal" (the fast route), "matching" (the exact route) or
+    # "greedy" (the fallback beyond EXACT_LIMIT: hard rules only, criteria 2-4 not ensured)
+    route: str = "ideal"
 
 
 class _MetView(dict):
@@ -106,11 +108,11 @@ def pair_swiss(
 
 
 def _finish(
-    result: tuple[list[tuple[int, int]], bool], bye: int | None, rank: Mapping[int, int]
+    result: tuple[list[tuple[int, int]], str], bye: int | None, rank: Mapping[int, int]
 ) -> SwissPairing:
-    pairs, exact = result
+    pairs, route = result
     pairs = [(x, y) if rank[x] < rank[y] else (y, x) for x, y in pairs]
-    return SwissPairing(sorted(pairs, key=lambda p: rank[p[0]]), bye, exact)
+    return SwissPairing(sorted(pairs, key=lambda p: rank[p[0]]), bye, route)
 
 
 class _Field:
@@ -131,6 +133,13 @@ class _Field:
         self.place = {e: i for g in self.groups for i, e in enumerate(g)}
         # the most opponents anyone has: beyond 2r+2 entrants Dirac settles matchability
         self.r = max((len(met[e]) for e in ranked), default=0)
+        # criteria 2 > 3 > 4a as one integer cost per pair: c2 x (across) + c3 x d^2 + 4a
+        self.size = n = len(ranked)
+        spread = points[ranked[0]] - points[ranked[-1]] if ranked else 0
+        c4 = 2 * max((len(g) for g in self.groups), default=1)  # above one pair's 4a
+        self.c3 = c4 * (n // 2 + 1)  # above every pair's 4a together
+        self.c2 = self.c3 * (spread * spread * (n // 2 + 1) + 1)  # above all squares too
+        self.top = self.c2 + self.c3 * spread * spread + c4  # every weight positive
 
     def pairable(self, people: list[int]) -> bool:
         """Can `people` be paired among themselves without a rematch?"""
@@ -167,17 +176,22 @@ def _perfect_matching_exists(people: list[int], met: Mapping[int, Collection[int
 
 def _pair_field(
     ranked: list[int], points: Mapping[int, int], met: Mapping[int, Collection[int]]
-) -> tuple[list[tuple[int, int]], bool] | None:
+) -> tuple[list[tuple[int, int]], str] | None:
     """The whole pairing of an even field, or None if none exists."""
     field = _Field(ranked, points, met)
-    floats = _ideal_floats(field)
-    if floats is None:
+    blocks = _ideal_blocks(field)
+    route = "ideal"
+    if all(b.ok for b in blocks):
+        floats = [b.floats for b in blocks if b.floats is not None]
+    else:
+        route = "matching"
         try:
-            floats = _exact_floats(field)
+            found = _window_floats(field, blocks)
         except _TooBig:
             return _fallback(field)
-        if floats is None:
+        if found is None:
             return None
+        floats = found
     pairs = list(floats)
     floating = {e for p in floats for e in p}
     for g in field.groups:
@@ -186,29 +200,41 @@ def _pair_field(
         if inside is None:  # cannot happen: each route checked the group can be paired
             raise AssertionError("a score group the route found pairable was not")
         pairs += inside
-    return pairs, True
+    return pairs, route
 
 
 # --- the fast route: the ideal structure -------------------------------------------------
 
 
-def _ideal_floats(field: _Field) -> list[tuple[int, int]] | None:
-    """The floaters of the ideal structure (odd groups paired in order), or None if some
-    block of it cannot be paired."""
-    odd = [gi for gi, g in enumerate(field.groups) if len(g) % 2]
-    for g in field.groups:
-        if len(g) % 2 == 0 and not field.pairable(g):
-            return None
-    floats = []
+@dataclass
+class _Block:
+    """A block of the ideal structure: an even group alone, or two odd groups in a row
+    (among the odd ones) joined by one pair."""
+
+    groups: tuple[int, ...]
+    ok: bool
+    floats: tuple[int, int] | None = None
+    cost_4a: int = 0
+
+
+def _ideal_blocks(field: _Field) -> list[_Block]:
+    blocks = []
+    odd = []
+    for gi, g in enumerate(field.groups):
+        if len(g) % 2:
+            odd.append(gi)
+        else:
+            blocks.append(_Block((gi,), field.pairable(g)))
     for a, b in zip(odd[::2], odd[1::2], strict=True):
-        pair = _best_float(field, field.groups[a], field.groups[b])
-        if pair is None:
-            return None
-        floats.append(pair)
-    return floats
+        found = _best_float(field, field.groups[a], field.groups[b])
+        if found is None:
+            blocks.append(_Block((a, b), False))
+        else:
+            blocks.append(_Block((a, b), True, found[1:], found[0]))
+    return blocks
 
 
-def _best_float(field: _Field, upper: list[int], lower: list[int]) -> tuple[int, int] | None:
+def _best_float(field: _Field, upper: list[int], lower: list[int]) -> tuple[int, int, int] | None:
     """The unplayed pair (x from `upper`, y from `lower`) with the least sum of x's place
     from the bottom of its group and y's from the top, both groups pairable without them."""
     big_u = len(upper) - 1 >= 2 * field.r + 2
@@ -232,7 +258,7 @@ def _best_float(field: _Field, upper: list[int], lower: list[int]) -> tuple[int,
             if y not in seen:
                 best = (cost_x + cost_y, x, y)
                 break
-    return None if best is None else (best[1], best[2])
+    return best  # (its cost by criterion 4a, x, y)
 
 
 # --- within a group: criterion 4b --------------------------------------------------------
@@ -287,79 +313,171 @@ def _around(target: int, lo: int, hi: int) -> Iterable[int]:
             return
 
 
-# --- the exact route: a weighted matching on a sparse graph --------------------------------
+# --- the exact route: a weighted matching on a window of score groups ----------------------
 
 
 class _TooBig(Exception):
     """The exact route's graph is beyond EXACT_LIMIT entrants."""
 
 
-def _cross_estimate(field: _Field) -> int:
-    return sum(len(g) % 2 for g in field.groups) // 2 + 1
+def _window_floats(field: _Field, blocks: list[_Block]) -> list[tuple[int, int]] | None:
+    """The pairs across groups of an optimum by criteria 2, 3 and 4a (None: no pairing).
 
+    The matching runs on a window of groups around the blocks the ideal structure could
+    not pair; outside it the ideal blocks stay. Pairings that cross the window's edges
+    are bounded from below (_window_proven); when the bound does not prove the window's
+    answer optimal, the window widens, up to the whole field."""
+    groups = field.groups
+    last = len(groups) - 1
+    odd_above = [0]
+    for g in groups:
+        odd_above.append(odd_above[-1] + len(g) % 2)
 
-def _exact_nodes(field: _Field, whole: set[int], cross: int) -> tuple[list[int], set[int]]:
-    """The matching's nodes: small groups whole, big ones by their top and bottom 2r+2
-    (and one more when odd, so that the group keeps its parity). Returns the nodes and the
-    groups represented."""
-    r = field.r
-    ends = 2 * r + 2
-    nodes: list[int] = []
-    represented = set()
-    for gi, g in enumerate(field.groups):
-        s = len(g)
-        if gi not in whole and s > max(4 * r + 2 * cross, 5 * r + 3) + 1 and s > 2 * ends + 1:
-            reps = g[:ends] + g[s - ends - (s % 2) :]
-            represented.add(gi)
-            nodes += reps
-        else:
-            nodes += g
-    return nodes, represented
+    def edges(lo: int, hi: int) -> tuple[int, int]:
+        """Widened to edges that no pair of the ideal structure crosses."""
+        lo, hi = max(lo, 0), min(hi, last)
+        while odd_above[lo] % 2:
+            lo -= 1
+        while odd_above[hi + 1] % 2:
+            hi += 1
+        return lo, hi
 
-
-def _exact_floats(field: _Field) -> list[tuple[int, int]] | None:
-    """The pairs across groups of an optimum by criteria 2, 3 and 4a, or None if the
-    field cannot be paired at all."""
-    whole: set[int] = set()
-    cross = _cross_estimate(field)
+    bad = [gi for b in blocks if not b.ok for gi in b.groups]
+    lo, hi = edges(min(bad) - 1, max(bad) + 1)
     while True:
-        nodes, represented = _exact_nodes(field, whole, cross)
-        if len(nodes) > EXACT_LIMIT:
+        whole = lo == 0 and hi == last
+        found = _exact_floats(field, lo, hi, 0)
+        if found is None:
+            if whole:
+                return None
+        else:
+            floats, value, cross = found
+            outside = [b for b in blocks if not lo <= b.groups[0] <= hi]
+            if whole or _window_proven(field, lo, hi, outside, value, cross):
+                return floats + [b.floats for b in outside if b.floats is not None]
+        step = max(2, (hi - lo + 1) // 2)
+        lo, hi = edges(lo - step, hi + step)
+
+
+def _window_proven(
+    field: _Field, lo: int, hi: int, outside: list[_Block], value: int, cross: int
+) -> bool:
+    """Is the window's optimum plus the ideal blocks outside it optimal for the field?
+
+    A pairing with no pair across the window's edges is at best that. One with k pairs
+    across them (k even, as the window holds an even number of entrants) is at best: the
+    window paired with k of its entrants sent out, each such pair costing at least one
+    pair across groups and the square of the distance to the nearest group outside (the
+    matching with k dummies that may also pair with each other), plus, outside, one pair
+    across for every two odd groups left unfixed and the least sum of squares of pairing
+    them (the k fixed ones chosen at best). More than 2 x (pairs across in the window)
+    such pairs already cost more pairs across than the window's answer."""
+    points, groups = field.points, field.groups
+    odd_points = [points[groups[gi][0]] for b in outside if len(b.groups) == 2 for gi in b.groups]
+    odd_points.sort(reverse=True)
+    ideal_sq = sum((x - y) ** 2 for x, y in zip(odd_points[::2], odd_points[1::2], strict=True))
+    ours = (
+        value
+        + field.c2 * (len(odd_points) // 2)
+        + field.c3 * ideal_sq
+        + sum(b.cost_4a for b in outside)
+    )
+    size = sum(len(groups[gi]) for gi in range(lo, hi + 1))
+    most = min(2 * cross, field.size - size, size)
+    for k in range(2, most + 1, 2):
+        found = _exact_floats(field, lo, hi, k)
+        if found is None:
+            continue
+        left = max(0, len(odd_points) - k)
+        bound = found[1] + field.c2 * (left // 2) + field.c3 * _fewest_squares(odd_points, k)
+        if bound < ours:
+            return False
+    return True
+
+
+def _fewest_squares(line: list[int], k: int) -> int:
+    """The least sum of squared differences pairing what is left of `line` (points in
+    order) after leaving out any k of them, each pair two neighbours among those left."""
+    m = len(line)
+    if k >= m:
+        return 0
+    inf = float("inf")
+    # best[i][j]: the first i points, j of them left out, the others paired
+    best = [[inf] * (k + 1) for _ in range(m + 1)]
+    best[0][0] = 0
+    for i in range(1, m + 1):
+        for j in range(k + 1):
+            if j and best[i - 1][j - 1] < best[i][j]:
+                best[i][j] = best[i - 1][j - 1]
+            for partner in range(i - 2, -1, -1):  # point i-1 pairs with `partner`
+                skipped = i - 2 - partner
+                if skipped > j:
+                    break
+                c = best[partner][j - skipped] + (line[partner] - line[i - 1]) ** 2
+                if c < best[i][j]:
+                    best[i][j] = c
+    return int(best[m][k])
+
+
+def _fits(field: _Field, size: int, cross: int) -> bool:
+    """May a group of `size` stand for itself by its ends, with `cross` pairs across in
+    a known pairing? (The conditions of the exchange argument in the module doc.)"""
+    r = field.r
+    return size > max(4 * r + 2 * cross, 5 * r + 3) + 1 and size > 4 * (r + 1) + 1
+
+
+def _exact_floats(
+    field: _Field, lo: int, hi: int, dummies: int
+) -> tuple[list[tuple[int, int]], int, int] | None:
+    """An optimum of groups lo..hi alone (with `dummies` seats for entrants sent out):
+    its pairs across groups, its value (c2 x pairs across + c3 x squares + 4a) and its
+    number of pairs across (those sent out included); None if there is no pairing."""
+    groups = field.groups
+    whole: set[int] = set()
+    cross = sum(len(groups[gi]) % 2 for gi in range(lo, hi + 1)) // 2 + dummies + 1
+    ends = 2 * field.r + 2
+    while True:
+        nodes: list[int] = []
+        represented = set()
+        for gi in range(lo, hi + 1):
+            g = groups[gi]
+            if gi not in whole and _fits(field, len(g), cross):
+                represented.add(gi)
+                nodes += g[:ends] + g[len(g) - ends - len(g) % 2 :]
+            else:
+                nodes += g
+        if len(nodes) + dummies > EXACT_LIMIT:
             raise _TooBig
-        floats = _solve(field, nodes, represented)
-        if floats is None:
+        solved = _solve(field, nodes, represented, dummies, lo, hi)
+        if solved is None:
             if not represented:
                 return None
             whole |= represented  # a represented group may be what blocked it
             continue
-        cross = len(floats)
-        floating = {e for p in floats for e in p}
-        bad = set()
-        for gi in represented:
-            g = field.groups[gi]
-            s = len(g)
-            if s <= max(4 * field.r + 2 * cross, 5 * field.r + 3) + 1 or not field.pairable(
-                [e for e in g if e not in floating]
-            ):
-                bad.add(gi)
+        floats, value, sent = solved
+        cross = len(floats) + len(sent)
+        floating = {e for p in floats for e in p} | set(sent)
+        bad = {
+            gi
+            for gi in represented
+            if not _fits(field, len(groups[gi]), cross)
+            or not field.pairable([e for e in groups[gi] if e not in floating])
+        }
         if not bad:
-            return floats
+            return floats, value, cross
         whole |= bad
 
 
-def _solve(field: _Field, nodes: list[int], represented: set[int]) -> list[tuple[int, int]] | None:
-    """Maximum-weight perfect matching of `nodes`; its pairs across groups."""
+def _solve(
+    field: _Field, nodes: list[int], represented: set[int], dummies: int, lo: int, hi: int
+) -> tuple[list[tuple[int, int]], int, list[int]] | None:
+    """Maximum-weight perfect matching of `nodes` (top-down) and `dummies` seats: its
+    pairs across groups, its value and who took a dummy seat."""
     n = len(nodes)
     points, group_of, place, met = field.points, field.group_of, field.place, field.met
-    spread = points[field.groups[0][0]] - points[field.groups[-1][0]]
-    largest = max(len(g) for g in field.groups)
-    c4 = 2 * largest  # the most one pair's 4a cost can be, plus one
-    c3 = c4 * (n // 2 + 1)  # outweighs every pair's 4a cost together
-    c2 = c3 * spread * spread * (n // 2 + 1) + c3  # outweighs every squared difference
-    top = c2 + c3 * spread * spread + c4  # every weight positive
-    sizes = [len(g) for g in field.groups]
-    g = rx.PyGraph()
-    g.add_nodes_from(nodes)
+    groups = field.groups
+    c2, c3, top = field.c2, field.c3, field.top
+    sizes = [len(g) for g in groups]
     edges = []
     for i, x in enumerate(nodes):
         gx = group_of[x]
@@ -375,24 +493,45 @@ def _solve(field: _Field, nodes: list[int], represented: set[int]) -> list[tuple
             elif y not in seen:
                 d = px - points[y]
                 # x is the higher group (nodes run top-down): x floats down, y up
-                cost_4 = sizes[gx] - 1 - place[x] + place[y]
-                edges.append((i, j, top - c2 - c3 * d * d - cost_4))
+                cost = c2 + c3 * d * d + sizes[gx] - 1 - place[x] + place[y]
+                edges.append((i, j, top - cost))
+    if dummies:
+        near = []
+        if lo > 0:
+            near.append(points[groups[lo - 1][0]])
+        if hi < len(groups) - 1:
+            near.append(points[groups[hi + 1][0]])
+        for i, x in enumerate(nodes):
+            d = min(abs(points[x] - p) for p in near)
+            cost = c2 + c3 * d * d
+            edges += [(i, n + k, top - cost) for k in range(dummies)]
+        edges += [(n + a, n + b, top) for a in range(dummies) for b in range(a + 1, dummies)]
+    g = rx.PyGraph()
+    g.add_nodes_from(range(n + dummies))
     g.add_edges_from(edges)
     matching = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
-    if 2 * len(matching) != n:
+    if 2 * len(matching) != n + dummies:
         return None
     floats = []
+    sent = []
+    value = 0
     for i, j in matching:
+        i, j = min(i, j), max(i, j)
+        value += top - g.get_edge_data(i, j)
+        if j >= n:
+            if i < n:
+                sent.append(nodes[i])
+            continue
         x, y = nodes[i], nodes[j]
         if group_of[x] != group_of[y]:
-            floats.append((x, y) if group_of[x] < group_of[y] else (y, x))
-    return floats
+            floats.append((x, y))
+    return floats, value, sent
 
 
 # --- the fallback: greedy with an exact tail repair (hard rules only) ----------------------
 
 
-def _fallback(field: _Field) -> tuple[list[tuple[int, int]], bool] | None:
+def _fallback(field: _Field) -> tuple[list[tuple[int, int]], str] | None:
     """Score groups top-down, top half against bottom half, leftovers floating down; when
     that leaves someone unpaired, the last k pairs are undone and matched again exactly
     with the leftovers, k doubling until the whole field is covered."""
@@ -417,11 +556,11 @@ def _fallback(field: _Field) -> tuple[list[tuple[int, int]], bool] | None:
         tail = [e for p in pairs[len(pairs) - k :] for e in p] + floaters
         matched = _match_all(field, tail)
         if matched is not None:
-            return pairs[: len(pairs) - k] + matched, False
+            return pairs[: len(pairs) - k] + matched, "greedy"
         if k == len(pairs):
             return None
         k *= 2
-    return pairs, False
+    return pairs, "greedy"
 
 
 def _match_all(field: _Field, people: list[int]) -> list[tuple[int, int]] | None:
