@@ -368,7 +368,7 @@ def _window_proven(
     across them (k even, as the window holds an even number of entrants) is at best: the
     window paired with k of its entrants sent out, each such pair costing at least one
     pair across groups and the square of the distance to the nearest group outside (the
-    matching with k dummies that may also pair with each other), plus, outside, one pair
+    matching with k dummy seats), plus, outside, one pair
     across for every two odd groups left unfixed and the least sum of squares of pairing
     them (the k fixed ones chosen at best). More than 2 x (pairs across in the window)
     such pairs already cost more pairs across than the window's answer."""
@@ -419,11 +419,18 @@ def _fewest_squares(line: list[int], k: int) -> int:
     return int(best[m][k])
 
 
-def _fits(field: _Field, size: int, cross: int) -> bool:
+def _fits(field: _Field, size: int, cross: int, dummies: int) -> bool:
     """May a group of `size` stand for itself by its ends, with `cross` pairs across in
     a known pairing? (The conditions of the exchange argument in the module doc.)"""
     r = field.r
-    return size > max(4 * r + 2 * cross, 5 * r + 3) + 1 and size > 4 * (r + 1) + 1
+    most = max(r + 1, dummies)  # floaters of such a group in an optimum
+    return (
+        size > max(4 * r + 2 * cross, 4 * r + 3 + most) + 1 and size > 2 * _ends(field, dummies) + 1
+    )
+
+
+def _ends(field: _Field, dummies: int) -> int:
+    return max(field.r + 1, dummies) + field.r + 1
 
 
 def _exact_floats(
@@ -435,13 +442,13 @@ def _exact_floats(
     groups = field.groups
     whole: set[int] = set()
     cross = sum(len(groups[gi]) % 2 for gi in range(lo, hi + 1)) // 2 + dummies + 1
-    ends = 2 * field.r + 2
+    ends = _ends(field, dummies)
     while True:
         nodes: list[int] = []
         represented = set()
         for gi in range(lo, hi + 1):
             g = groups[gi]
-            if gi not in whole and _fits(field, len(g), cross):
+            if gi not in whole and _fits(field, len(g), cross, dummies):
                 represented.add(gi)
                 nodes += g[:ends] + g[len(g) - ends - len(g) % 2 :]
             else:
@@ -460,7 +467,7 @@ def _exact_floats(
         bad = {
             gi
             for gi in represented
-            if not _fits(field, len(groups[gi]), cross)
+            if not _fits(field, len(groups[gi]), cross, dummies)
             or not field.pairable([e for e in groups[gi] if e not in floating])
         }
         if not bad:
@@ -479,18 +486,26 @@ def _solve(
     c2, c3, top = field.c2, field.c3, field.top
     sizes = [len(g) for g in groups]
     edges = []
+    # A represented group floats down from its bottom end only and up from its top end
+    # only: a floater elsewhere would swap with an end one at a lower 4a cost.
+    upper_end = [group_of[x] in represented and 2 * place[x] < sizes[group_of[x]] for x in nodes]
+    may_go_down = [not up for up in upper_end]
+    may_go_up = [
+        up or group_of[x] not in represented for x, up in zip(nodes, upper_end, strict=True)
+    ]
     for i, x in enumerate(nodes):
         gx = group_of[x]
         seen = met[x]
         free_inside = gx in represented
         px = points[x]
+        down = may_go_down[i]
         for j in range(i + 1, n):
             y = nodes[j]
             gy = group_of[y]
             if gy == gx:
                 if free_inside or y not in seen:
                     edges.append((i, j, top))
-            elif y not in seen:
+            elif down and may_go_up[j] and y not in seen:
                 d = px - points[y]
                 # x is the higher group (nodes run top-down): x floats down, y up
                 cost = c2 + c3 * d * d + sizes[gx] - 1 - place[x] + place[y]
@@ -505,7 +520,6 @@ def _solve(
             d = min(abs(points[x] - p) for p in near)
             cost = c2 + c3 * d * d
             edges += [(i, n + k, top - cost) for k in range(dummies)]
-        edges += [(n + a, n + b, top) for a in range(dummies) for b in range(a + 1, dummies)]
     g = rx.PyGraph()
     g.add_nodes_from(range(n + dummies))
     g.add_edges_from(edges)
