@@ -365,14 +365,16 @@ def _window_proven(
     """Is the window's optimum plus the ideal blocks outside it optimal for the field?
 
     A pairing with no pair across the window's edges is at best that. One with k pairs
-    across them (k even, as the window holds an even number of entrants) is at best: the
-    window paired with k of its entrants sent out, each such pair costing at least one
-    pair across groups and the square of the distance to the nearest group outside (the
-    matching with k dummy seats), plus, outside, one pair
-    across for every two odd groups left unfixed and the least sum of squares of pairing
-    them (the k fixed ones chosen at best). More than 2 x (pairs across in the window)
-    such pairs already cost more pairs across than the window's answer."""
+    across them (k even, as the window holds an even number of entrants) has, at best:
+    in the window, k entrants sent out, each such pair one pair across groups and a
+    squared difference of at least (its distance to the window's edge)^2 + (the edge's
+    distance to its partner)^2 (the matching with k dummy seats prices the first part);
+    outside, one pair across for every two odd groups left (k fixed by the partners, at
+    best) and the least sum of squares of pairing those left plus the second parts.
+    More than 2 x (pairs across in the window) such pairs cost more pairs across than
+    the window's answer, so only k up to that is tried."""
     points, groups = field.points, field.groups
+    top_edge, bottom_edge = points[groups[lo][0]], points[groups[hi][0]]
     odd_points = [points[groups[gi][0]] for b in outside if len(b.groups) == 2 for gi in b.groups]
     odd_points.sort(reverse=True)
     ideal_sq = sum((x - y) ** 2 for x, y in zip(odd_points[::2], odd_points[1::2], strict=True))
@@ -382,6 +384,7 @@ def _window_proven(
         + field.c3 * ideal_sq
         + sum(b.cost_4a for b in outside)
     )
+    reach = [(p - top_edge if p > top_edge else bottom_edge - p) ** 2 for p in odd_points]
     size = sum(len(groups[gi]) for gi in range(lo, hi + 1))
     most = min(2 * cross, field.size - size, size)
     for k in range(2, most + 1, 2):
@@ -389,17 +392,18 @@ def _window_proven(
         if found is None:
             continue
         left = max(0, len(odd_points) - k)
-        bound = found[1] + field.c2 * (left // 2) + field.c3 * _fewest_squares(odd_points, k)
-        if bound < ours:
+        squares = _fewest_squares(odd_points, reach, k)
+        if found[1] + field.c2 * (left // 2) + field.c3 * squares < ours:
             return False
     return True
 
 
-def _fewest_squares(line: list[int], k: int) -> int:
-    """The least sum of squared differences pairing what is left of `line` (points in
-    order) after leaving out any k of them, each pair two neighbours among those left."""
+def _fewest_squares(line: list[int], reach: list[int], k: int) -> int:
+    """The least cost of leaving out k of the points of `line` (in order; leaving out
+    point i costs reach[i]) and pairing the others, each with its neighbour among those
+    left, at the squared difference."""
     m = len(line)
-    if k >= m:
+    if k > m:
         return 0
     inf = float("inf")
     # best[i][j]: the first i points, j of them left out, the others paired
@@ -407,15 +411,17 @@ def _fewest_squares(line: list[int], k: int) -> int:
     best[0][0] = 0
     for i in range(1, m + 1):
         for j in range(k + 1):
-            if j and best[i - 1][j - 1] < best[i][j]:
-                best[i][j] = best[i - 1][j - 1]
+            if j and best[i - 1][j - 1] + reach[i - 1] < best[i][j]:
+                best[i][j] = best[i - 1][j - 1] + reach[i - 1]
+            skipped_cost = 0
             for partner in range(i - 2, -1, -1):  # point i-1 pairs with `partner`
                 skipped = i - 2 - partner
                 if skipped > j:
                     break
-                c = best[partner][j - skipped] + (line[partner] - line[i - 1]) ** 2
+                c = best[partner][j - skipped] + skipped_cost + (line[partner] - line[i - 1]) ** 2
                 if c < best[i][j]:
                     best[i][j] = c
+                skipped_cost += reach[partner]
     return int(best[m][k])
 
 
@@ -510,12 +516,12 @@ def _solve(
                 # x is the higher group (nodes run top-down): x floats down, y up
                 cost = c2 + c3 * d * d + sizes[gx] - 1 - place[x] + place[y]
                 edges.append((i, j, top - cost))
-    if dummies:
+    if dummies:  # a seat sent out costs a pair across and the distance to the edge
         near = []
         if lo > 0:
-            near.append(points[groups[lo - 1][0]])
+            near.append(points[groups[lo][0]])
         if hi < len(groups) - 1:
-            near.append(points[groups[hi + 1][0]])
+            near.append(points[groups[hi][0]])
         for i, x in enumerate(nodes):
             d = min(abs(points[x] - p) for p in near)
             cost = c2 + c3 * d * d
