@@ -3,8 +3,8 @@
 - 1,000 (goal: under 50 ms at p99), 1,001 and 10,000 entrants (goal: under 1 s) after 0, 4
   and 8 simulated rounds, so that score groups and rematches are real;
 - every round of several whole 1,000-entrant events (p99 over all those rounds);
-- the exact route at work: the top two have met (the ideal structure breaks at the top),
-  the bottom 8 or 40 have all met each other.
+- the exact route at work: the top two (and the bottom two) are a score group of two who
+  have met, so the ideal structure breaks there; the bottom 8 or 40 have all met.
 
 Each line says which route paired it (ideal / matching / greedy) and the pairs across
 score groups against the fewest any pairing could have when every odd group floats one
@@ -117,21 +117,26 @@ def bench_events(entrants: int, rounds: int, events: int) -> None:
     )
 
 
-def bench_top_met(entrants: int, repeat: int) -> None:
-    """After 8 rounds, the top score group's first two are said to have met (and the
-    group is made two): the ideal structure fails and the weighted matching runs."""
+def bench_met_ends(entrants: int, repeat: int, bottom: bool) -> None:
+    """After 8 rounds, the first two are made a score group of their own who have met
+    (and, with `bottom`, the last two too): the ideal structure fails and the weighted
+    matching runs, on a window at the top (or, with both ends, on the whole field)."""
     order, points, met, had = round_inputs(field_after(entrants, 8))
     met = {e: set(s) for e, s in met.items()}
-    a, b = order[0], order[1]
-    met[a].add(b)
-    met[b].add(a)
     points = dict(points)
-    points[a] = points[b] = points[order[0]] + 1
+    ends = [(order[0], order[1], points[order[0]] + 1)]
+    if bottom:
+        ends.append((order[-1], order[-2], -1))
+    for a, b, alone in ends:
+        met[a].add(b)
+        met[b].add(a)
+        points[a] = points[b] = alone
     times, result = timed(lambda: pair_swiss(order, points, met, had), repeat)
     check(result, order, met)
     cross, bound = across(result, order, points)
+    where = "top and bottom two" if bottom else "top two"
     print(
-        f"swiss top met  entrants={entrants:>6}  after round 8:  {figures(times)}"
+        f"swiss {where} met  entrants={entrants:>6}:  {figures(times)}"
         f"  route {result.route}, across {cross} (fewest possible >= {bound})"
     )
 
@@ -163,7 +168,8 @@ def main() -> None:
     bench_events(1000, 9, args.events)
     bench_events(1001, 9, args.events)
     for entrants in (1000, 10000):
-        bench_top_met(entrants, args.repeat if entrants == 1000 else big)
+        for bottom in (False, True):
+            bench_met_ends(entrants, args.repeat // 4 if entrants == 1000 else big, bottom)
     for entrants, clique in ((1000, 8), (1000, 40), (10000, 40)):
         bench_clique(entrants, clique, max(5, args.repeat // (20 if entrants > 1000 else 4)))
 

@@ -15,38 +15,43 @@ possible". Read as an order of criteria, as the FIDE Dutch system and bbpPairing
    bottom-half (1-5, 2-6, 3-7, 4-8 in eight; then one place lower, one higher, ...) that
    still lets the rest of the group be paired.
 
-Criteria 2-3 depend only on score groups, so two exact routes give the same answer:
+Criteria 2-3 depend only on score groups, which is what makes an exact answer fast:
 
-- The ideal structure (the fast route). Every group needs at least one pair across if it
-  is odd, so the fewest possible is (odd groups)/2; a pairing reaching it floats exactly
-  one entrant from each odd group and none from an even one, and the odd groups' floaters
+- The ideal structure (the fast route). Every odd group needs at least one pair across,
+  so the fewest possible is (odd groups)/2; a pairing reaching it floats exactly one
+  entrant from each odd group and none from an even one, and the odd groups' floaters
   paired in order (1st with 2nd, 3rd with 4th) have the least sum of squared differences
   of any pairing of points on a line. So if every even group can be paired within itself
   and every such pair of odd groups has one unplayed pair whose groups can then be paired
   within, that structure is optimal for 1-3, and 4 is separable over its blocks.
-- A maximum-weight matching (the exact route, rustworkx's blossom) with integer weights
-  that encode 2 > 3 > 4a lexicographically, on a sparse graph: a group too big to matter
-  whole is represented by its top and bottom 2r+2 entrants (r = most opponents anyone
-  has). Why that is exact: in an optimum a group with more than r+1 floaters has two
-  floaters whose partners never met (a set of entrants who all met each other has at
-  most r+1), and pairing those two partners together and the two floaters inside the
-  group (the group's internal pairs leave room for them when it has more than
-  4r + 2X entrants, X the pairs across of a known pairing) has fewer pairs across; and a
-  floater outside the represented ends swaps with one inside them that its partner never
-  met, at a lower 4a cost. The proof's conditions are checked on the answer; a group
-  that fails them is taken whole and the matching is solved again.
+- Otherwise a maximum-weight matching (rustworkx's blossom; integer weights encode
+  2 > 3 > 4a lexicographically) on a window of groups around the blocks that failed, the
+  ideal blocks staying outside it. The window is proven big enough by a lower bound on
+  every pairing with pairs across its edges (_window_proven), or widened, up to the whole
+  field. Inside it the graph is sparse: a group with more than about 5r entrants (r = the
+  most opponents anyone has) stands in by its top and bottom 2r+2 (its top end floating
+  only up, its bottom end only down). Why that is exact: in an optimum, a group with
+  more than r+1 floaters has two whose partners never met (entrants who all met each
+  other are at most r+1), and pairing those partners together and the two floaters
+  inside the group (its internal pairs leave room when it has more than 4r + 2X
+  entrants, X the pairs across of a known pairing) has fewer pairs across; and a floater
+  away from the ends swaps with an end one its partner never met, at a lower 4a cost.
+  The conditions are checked on the answer; a group that fails them is taken whole and
+  the matching is solved again.
 
 Groups are then paired within by criterion 4b. Whether the rest of a group can still be
 paired is Dirac's theorem (every entrant unplayed with half of the others: a Hamiltonian
 cycle, so a perfect matching) when the group is big, an exact matching when it is small.
 
-Only when the exact route's graph would be too big to solve in time does the pairing fall
-back to a greedy pass with an exact tail repair, which keeps the hard rules (criterion 1)
-but not 2-4; docs/tournaments.md says when.
+Only when the matching's graph would pass EXACT_LIMIT entrants (far beyond anything the
+bench meets; it would take seconds) does the pairing fall back to a greedy pass with an
+exact tail repair, which keeps the hard rules (criterion 1) but not 2-4; the answer's
+`route` says which way it was found.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -133,6 +138,7 @@ class _Field:
         self.place = {e: i for g in self.groups for i, e in enumerate(g)}
         # the most opponents anyone has: beyond 2r+2 entrants Dirac settles matchability
         self.r = max((len(met[e]) for e in ranked), default=0)
+        self._degrees: dict[int, tuple[int, int]] = {}
         # criteria 2 > 3 > 4a as one integer cost per pair: c2 x (across) + c3 x d^2 + 4a
         self.size = n = len(ranked)
         spread = points[ranked[0]] - points[ranked[-1]] if ranked else 0
@@ -140,6 +146,22 @@ class _Field:
         self.c3 = c4 * (n // 2 + 1)  # above every pair's 4a together
         self.c2 = self.c3 * (spread * spread * (n // 2 + 1) + 1)  # above all squares too
         self.top = self.c2 + self.c3 * spread * spread + c4  # every weight positive
+
+    def degrees(self, gi: int) -> tuple[int, int]:
+        """(r_in, r_out) of group gi: the most opponents one of its entrants has inside
+        it, and the most of its entrants one outsider has met."""
+        if gi not in self._degrees:
+            inside = set(self.groups[gi])
+            outsiders: Counter[int] = Counter()
+            r_in = 0
+            for z in self.groups[gi]:
+                seen = self.met[z]
+                mine = inside.intersection(seen)
+                r_in = max(r_in, len(mine))
+                if len(mine) < len(seen):
+                    outsiders.update(y for y in seen if y not in inside)
+            self._degrees[gi] = (r_in, max(outsiders.values(), default=0))
+        return self._degrees[gi]
 
     def pairable(self, people: list[int]) -> bool:
         """Can `people` be paired among themselves without a rematch?"""
@@ -425,18 +447,21 @@ def _fewest_squares(line: list[int], reach: list[int], k: int) -> int:
     return int(best[m][k])
 
 
-def _fits(field: _Field, size: int, cross: int, dummies: int) -> bool:
-    """May a group of `size` stand for itself by its ends, with `cross` pairs across in
-    a known pairing? (The conditions of the exchange argument in the module doc.)"""
-    r = field.r
-    most = max(r + 1, dummies)  # floaters of such a group in an optimum
-    return (
-        size > max(4 * r + 2 * cross, 4 * r + 3 + most) + 1 and size > 2 * _ends(field, dummies) + 1
-    )
-
-
-def _ends(field: _Field, dummies: int) -> int:
-    return max(field.r + 1, dummies) + field.r + 1
+def _ends(field: _Field, gi: int, cross: int, dummies: int) -> int | None:
+    """How many entrants at each end may stand for group `gi` in the matching, when a
+    known pairing has `cross` pairs across (dummy seats included); None: take it whole.
+    The conditions of the exchange argument in the module doc, with the group's own
+    numbers of opponents inside it (r_in) and among any one outsider's (r_out)."""
+    size = len(field.groups[gi])
+    r_in, r_out = field.degrees(gi)
+    clique = max(field.r + 1, dummies)  # partners that cannot pair with each other
+    most = min(clique, 2 * cross)  # floaters of the group in an optimum
+    ends = most + r_out + 1
+    if size <= 2 * ends + 1 or size <= most + 4 * r_in + 2:
+        return None
+    if 2 * cross > clique and size <= 2 * cross + 4 * r_in:
+        return None
+    return ends
 
 
 def _exact_floats(
@@ -447,42 +472,51 @@ def _exact_floats(
     number of pairs across (those sent out included); None if there is no pairing."""
     groups = field.groups
     whole: set[int] = set()
-    cross = sum(len(groups[gi]) % 2 for gi in range(lo, hi + 1)) // 2 + dummies + 1
-    ends = _ends(field, dummies)
+    cross = sum(len(groups[gi]) % 2 for gi in range(lo, hi + 1)) // 2 + dummies
     while True:
         nodes: list[int] = []
-        represented = set()
+        represented: dict[int, int] = {}
         for gi in range(lo, hi + 1):
             g = groups[gi]
-            if gi not in whole and _fits(field, len(g), cross, dummies):
-                represented.add(gi)
-                nodes += g[:ends] + g[len(g) - ends - len(g) % 2 :]
-            else:
+            ends = None if gi in whole else _ends(field, gi, cross, dummies)
+            if ends is None:
                 nodes += g
+            else:
+                represented[gi] = ends
+                nodes += g[:ends] + g[len(g) - ends - len(g) % 2 :]
         if len(nodes) + dummies > EXACT_LIMIT:
             raise _TooBig
         solved = _solve(field, nodes, represented, dummies, lo, hi)
         if solved is None:
             if not represented:
                 return None
-            whole |= represented  # a represented group may be what blocked it
+            whole |= set(represented)  # a represented group may be what blocked it
             continue
         floats, value, sent = solved
-        cross = len(floats) + len(sent)
         floating = {e for p in floats for e in p} | set(sent)
         bad = {
             gi
             for gi in represented
-            if not _fits(field, len(groups[gi]), cross, dummies)
-            or not field.pairable([e for e in groups[gi] if e not in floating])
+            if not field.pairable([e for e in groups[gi] if e not in floating])
         }
-        if not bad:
-            return floats, value, cross
-        whole |= bad
+        if bad:
+            whole |= bad
+            continue
+        actual = len(floats) + len(sent)
+        if actual > cross:  # the ends were sized for fewer pairs across: still enough?
+            cross = actual
+            if any(_ends(field, gi, cross, dummies) != e for gi, e in represented.items()):
+                continue
+        return floats, value, actual
 
 
 def _solve(
-    field: _Field, nodes: list[int], represented: set[int], dummies: int, lo: int, hi: int
+    field: _Field,
+    nodes: list[int],
+    represented: Collection[int],
+    dummies: int,
+    lo: int,
+    hi: int,
 ) -> tuple[list[tuple[int, int]], int, list[int]] | None:
     """Maximum-weight perfect matching of `nodes` (top-down) and `dummies` seats: its
     pairs across groups, its value and who took a dummy seat."""
