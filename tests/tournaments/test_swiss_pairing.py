@@ -290,3 +290,25 @@ def test_big_events_keep_the_rematch_and_bye_rules() -> None:
 def test_a_hundred_entrants_every_round_optimal() -> None:
     for order, points, met, had in _events(100, 7, seed=11):
         check_optimal(order, points, met, had)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    line=st.lists(st.integers(min_value=0, max_value=30), min_size=0, max_size=8),
+    reach=st.lists(st.integers(min_value=0, max_value=50), min_size=8, max_size=8),
+    k=st.integers(min_value=0, max_value=8),
+)
+def test_the_outside_bound_is_the_best_choice_of_groups_left_out(
+    line: list[int], reach: list[int], k: int
+) -> None:
+    """_fewest_squares (the window proof's outside part) against trying every choice."""
+    line = sorted(line, reverse=True)
+    if (len(line) - k) % 2 or k > len(line):
+        return
+    best = min(
+        sum(reach[i] for i in out)
+        + sum((a - b) ** 2 for a, b in zip(kept[::2], kept[1::2], strict=True))
+        for out in itertools.combinations(range(len(line)), k)
+        for kept in [[p for i, p in enumerate(line) if i not in out]]
+    )
+    assert swiss_pairing._fewest_squares(line, reach[: len(line)], k) == best
