@@ -375,14 +375,20 @@ def _window_floats(field: _Field, blocks: list[_Block]) -> list[tuple[int, int]]
         else:
             floats, value, cross = found
             outside = [b for b in blocks if not lo <= b.groups[0] <= hi]
-            if whole or _window_proven(field, lo, hi, outside, value, cross):
+            if whole or _window_proven(field, lo, hi, outside, value, cross, set(bad)):
                 return floats + [b.floats for b in outside if b.floats is not None]
         step = max(2, (hi - lo + 1) // 2)
         lo, hi = edges(lo - step, hi + step)
 
 
 def _window_proven(
-    field: _Field, lo: int, hi: int, outside: list[_Block], value: int, cross: int
+    field: _Field,
+    lo: int,
+    hi: int,
+    outside: list[_Block],
+    value: int,
+    cross: int,
+    trouble: set[int],
 ) -> bool:
     """Is the window's optimum plus the ideal blocks outside it optimal for the field?
 
@@ -410,14 +416,77 @@ def _window_proven(
     size = sum(len(groups[gi]) for gi in range(lo, hi + 1))
     most = min(2 * cross, field.size - size, size)
     for k in range(2, most + 1, 2):
-        found = _exact_floats(field, lo, hi, k)
-        if found is None:
-            continue
         left = max(0, len(odd_points) - k)
-        squares = _fewest_squares(odd_points, reach, k)
-        if found[1] + field.c2 * (left // 2) + field.c3 * squares < ours:
+        outside_part = field.c2 * (left // 2) + field.c3 * _fewest_squares(odd_points, reach, k)
+        rough = _relaxed_value(field, lo, hi, k, trouble)  # cheaper, and no higher
+        if rough is None or rough + outside_part >= ours:
+            continue
+        found = _exact_floats(field, lo, hi, k)
+        if found is not None and found[1] + outside_part < ours:
             return False
     return True
+
+
+def _relaxed_value(field: _Field, lo: int, hi: int, dummies: int, trouble: set[int]) -> int | None:
+    """A lower bound on the window's value with `dummies` seats sent out, from a smaller
+    matching: only the rematches among the groups that broke the ideal structure
+    (`trouble`) are kept and criterion 4a is dropped. Every other group's entrants are
+    then alike, so a group stands in by a few anonymous seats: in an optimum it floats
+    at most max(dummies, 1 + the trouble's entrants) (two floaters' partners that could
+    pair would rather pair, the two floaters staying home), so that many plus one (of
+    the group's parity) are enough. None: not even this can be paired (nor the window)."""
+    groups, points, met = field.groups, field.points, field.met
+    involved = sum(len(groups[gi]) for gi in trouble)
+    if involved > 4 * field.r + 8:
+        return 0  # no smaller than the window itself: costs are never negative
+    seats = max(dummies, 1 + involved) + 1
+    nodes: list[tuple[int, int | None]] = []
+    for gi in range(lo, hi + 1):
+        g = groups[gi]
+        if gi in trouble:
+            nodes += [(gi, e) for e in g]
+        else:
+            n = min(len(g), seats + (len(g) - seats) % 2)
+            nodes += [(gi, None)] * n
+    c2, c3, top = field.c2, field.c3, field.top
+    edges = []
+    for i, (gx, x) in enumerate(nodes):
+        px = points[groups[gx][0]]
+        for j in range(i + 1, len(nodes)):
+            gy, y = nodes[j]
+            if x is not None and y is not None and y in met[x]:
+                continue
+            d = px - points[groups[gy][0]]
+            edges.append((i, j, top if gx == gy else top - c2 - c3 * d * d))
+    _seat_edges(field, edges, [points[groups[gi][0]] for gi, _ in nodes], dummies, lo, hi)
+    return _matching_value(len(nodes) + dummies, edges, top)
+
+
+def _seat_edges(field: _Field, edges: list, at: list[int], dummies: int, lo: int, hi: int) -> None:
+    """The dummy seats' edges (after the len(at) entrants): a seat sent out costs a pair
+    across and the squared distance to the window's nearest edge."""
+    points, groups = field.points, field.groups
+    near = []
+    if lo > 0:
+        near.append(points[groups[lo][0]])
+    if hi < len(groups) - 1:
+        near.append(points[groups[hi][0]])
+    n = len(at)
+    for i, p in enumerate(at):
+        d = min(abs(p - q) for q in near)
+        cost = field.c2 + field.c3 * d * d
+        edges += [(i, n + k, field.top - cost) for k in range(dummies)]
+
+
+def _matching_value(size: int, edges: list, top: int) -> int | None:
+    """The least total cost of a perfect matching (weights are top - cost), or None."""
+    g = rx.PyGraph()
+    g.add_nodes_from(range(size))
+    g.add_edges_from(edges)
+    matching = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
+    if 2 * len(matching) != size:
+        return None
+    return sum(top - g.get_edge_data(i, j) for i, j in matching)
 
 
 def _fewest_squares(line: list[int], reach: list[int], k: int) -> int:
@@ -550,16 +619,8 @@ def _solve(
                 # x is the higher group (nodes run top-down): x floats down, y up
                 cost = c2 + c3 * d * d + sizes[gx] - 1 - place[x] + place[y]
                 edges.append((i, j, top - cost))
-    if dummies:  # a seat sent out costs a pair across and the distance to the edge
-        near = []
-        if lo > 0:
-            near.append(points[groups[lo][0]])
-        if hi < len(groups) - 1:
-            near.append(points[groups[hi][0]])
-        for i, x in enumerate(nodes):
-            d = min(abs(points[x] - p) for p in near)
-            cost = c2 + c3 * d * d
-            edges += [(i, n + k, top - cost) for k in range(dummies)]
+    if dummies:
+        _seat_edges(field, edges, [points[x] for x in nodes], dummies, lo, hi)
     g = rx.PyGraph()
     g.add_nodes_from(range(n + dummies))
     g.add_edges_from(edges)
