@@ -324,6 +324,8 @@ def _pair_group(field: _Field, people: list[int]) -> list[tuple[int, int]] | Non
 
 def _around(target: int, lo: int, hi: int) -> Iterable[int]:
     """lo..hi by distance from target, the lower place (larger index) first on a tie."""
+    if lo > hi:
+        return
     target = min(max(target, lo), hi)
     yield target
     for d in range(1, hi - lo + 1):

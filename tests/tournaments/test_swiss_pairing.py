@@ -322,3 +322,21 @@ def test_the_outside_bound_is_the_best_choice_of_groups_left_out(
         for kept in [[p for i, p in enumerate(line) if i not in out]]
     )
     assert swiss_pairing._fewest_squares(line, reach[: len(line)], k) == best
+
+
+def test_preferences_run_from_the_ideal_place_outwards() -> None:
+    assert list(swiss_pairing._around(4, 1, 7)) == [4, 5, 3, 6, 2, 7, 1]
+    assert list(swiss_pairing._around(9, 1, 3)) == [3, 2, 1]
+    assert list(swiss_pairing._around(1, 1, 0)) == []  # the last one has nobody below
+
+
+def test_the_greedy_fallback_keeps_the_hard_rules() -> None:
+    # the bottom 12 have all met each other: they must all float up
+    order = list(range(1, 41))
+    points = {e: 0 if e > 28 else 3 for e in order}
+    met = {e: set(range(29, 41)) - {e} for e in range(29, 41)}
+    field = swiss_pairing._Field(order, points, swiss_pairing._MetView(met))
+    pairs, route = swiss_pairing._fallback(field)
+    assert route == "greedy"
+    assert sorted(e for p in pairs for e in p) == order
+    assert all(_unplayed(a, b, met) for a, b in pairs)
