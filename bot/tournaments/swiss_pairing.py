@@ -370,7 +370,7 @@ def _window_floats(field: _Field, blocks: list[_Block]) -> list[tuple[int, int]]
     lo, hi = edges(min(bad) - 1, max(bad) + 1)
     while True:
         whole = lo == 0 and hi == last
-        found = _exact_floats(field, lo, hi, 0)
+        found = _exact_floats(field, lo, hi, 0, bad)
         if found is None:
             if whole:
                 return None
@@ -423,7 +423,7 @@ def _window_proven(
         rough = _relaxed_value(field, lo, hi, k, trouble)  # cheaper, and no higher
         if rough is None or rough + outside_part >= ours:
             continue
-        found = _exact_floats(field, lo, hi, k)
+        found = _exact_floats(field, lo, hi, k, trouble)
         if found is not None and found[1] + outside_part < ours:
             return False
     return True
@@ -536,14 +536,18 @@ def _ends(field: _Field, gi: int, cross: int, dummies: int) -> int | None:
 
 
 def _exact_floats(
-    field: _Field, lo: int, hi: int, dummies: int
+    field: _Field, lo: int, hi: int, dummies: int, trouble: Collection[int]
 ) -> tuple[list[tuple[int, int]], int, int] | None:
     """An optimum of groups lo..hi alone (with `dummies` seats for entrants sent out):
     its pairs across groups, its value (c2 x pairs across + c3 x squares + 4a) and its
-    number of pairs across (those sent out included); None if there is no pairing."""
+    number of pairs across (those sent out included); None if there is no pairing.
+    `trouble`: the groups that broke the ideal structure (their entrants may all have
+    to float, which sizes the first guess of the pairs across)."""
     groups = field.groups
     whole: set[int] = set()
     cross = sum(len(groups[gi]) % 2 for gi in range(lo, hi + 1)) // 2 + dummies
+    cross += sum(len(groups[gi]) // 2 for gi in trouble if lo <= gi <= hi)
+    clique = max(field.r + 1, dummies)
     while True:
         nodes: list[int] = []
         represented: dict[int, int] = {}
@@ -561,7 +565,10 @@ def _exact_floats(
         if solved is None:
             if not represented:
                 return None
-            whole |= set(represented)  # a represented group may be what blocked it
+            if 2 * cross < clique:  # the ends may be too short for the floaters needed
+                cross = max(2 * cross, 1)
+            else:
+                whole |= set(represented)  # a represented group may be what blocked it
             continue
         floats, value, sent = solved
         floating = {e for p in floats for e in p} | set(sent)
