@@ -27,7 +27,7 @@ Criteria 2-3 depend only on score groups, which is what makes an exact answer fa
 - Otherwise a maximum-weight matching (rustworkx's blossom; integer weights encode
   2 > 3 > 4a lexicographically) on a window of groups around the blocks that failed, the
   ideal blocks staying outside it. The window is proven big enough by a lower bound on
-  every pairing with pairs across its edges (_window_proven), or widened, up to the whole
+  every pairing with pairs across its edges (_windows_proven), or widened, up to the whole
   field. Inside it the graph is sparse: a group with more than about 5r entrants (r = the
   most opponents anyone has) stands in by its top and bottom 2r+2 (its top end floating
   only up, its bottom end only down). Why that is exact: in an optimum, a group with
@@ -51,6 +51,7 @@ exact tail repair, which keeps the hard rules (criterion 1) but not 2-4; the ans
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
@@ -347,10 +348,11 @@ class _TooBig(Exception):
 def _window_floats(field: _Field, blocks: list[_Block]) -> list[tuple[int, int]] | None:
     """The pairs across groups of an optimum by criteria 2, 3 and 4a (None: no pairing).
 
-    The matching runs on a window of groups around the blocks the ideal structure could
-    not pair; outside it the ideal blocks stay. Pairings that cross the window's edges
-    are bounded from below (_window_proven); when the bound does not prove the window's
-    answer optimal, the window widens, up to the whole field."""
+    The matching runs on windows of groups around the blocks the ideal structure could
+    not pair, each window alone; outside them the ideal blocks stay. Pairings with pairs
+    across the windows' edges are bounded from below (_windows_proven); when the bound
+    does not prove the answer optimal, the windows widen (and merge), up to the whole
+    field."""
     groups = field.groups
     last = len(groups) - 1
     odd_above = [0]
@@ -366,67 +368,131 @@ def _window_floats(field: _Field, blocks: list[_Block]) -> list[tuple[int, int]]
             hi += 1
         return lo, hi
 
-    bad = [gi for b in blocks if not b.ok for gi in b.groups]
-    lo, hi = edges(min(bad) - 1, max(bad) + 1)
+    def merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        for lo, hi in sorted(edges(lo, hi) for lo, hi in spans):
+            if out and lo <= out[-1][1] + 1:
+                out[-1] = (out[-1][0], max(hi, out[-1][1]))
+            else:
+                out.append((lo, hi))
+        return out
+
+    failed = [b for b in blocks if not b.ok]
+    trouble = {gi for b in failed for gi in b.groups}
+    windows = merged([(min(b.groups) - 1, max(b.groups) + 1) for b in failed])
     while True:
-        whole = lo == 0 and hi == last
-        found = _exact_floats(field, lo, hi, 0, bad)
-        if found is None:
-            if whole:
-                return None
+        whole = windows == [(0, last)]
+        solved = []
+        for lo, hi in windows:
+            found = _exact_floats(field, lo, hi, 0, trouble)
+            if found is None:
+                if whole:
+                    return None
+                break
+            solved.append(found)
         else:
-            floats, value, cross = found
-            outside = [b for b in blocks if not lo <= b.groups[0] <= hi]
-            if whole or _window_proven(field, lo, hi, outside, value, cross, set(bad)):
+            inside = {gi for lo, hi in windows for gi in range(lo, hi + 1)}
+            outside = [b for b in blocks if b.groups[0] not in inside]
+            if whole or _windows_proven(field, windows, solved, outside, trouble):
+                floats = [p for found in solved for p in found[0]]
                 return floats + [b.floats for b in outside if b.floats is not None]
-        step = max(2, (hi - lo + 1) // 2)
-        lo, hi = edges(lo - step, hi + step)
+        windows = merged(
+            [
+                (lo - max(2, (hi - lo + 1) // 2), hi + max(2, (hi - lo + 1) // 2))
+                for lo, hi in windows
+            ]
+        )
 
 
-def _window_proven(
+def _windows_proven(
     field: _Field,
-    lo: int,
-    hi: int,
+    windows: list[tuple[int, int]],
+    solved: list[tuple[list[tuple[int, int]], int, int]],
     outside: list[_Block],
-    value: int,
-    cross: int,
     trouble: set[int],
 ) -> bool:
-    """Is the window's optimum plus the ideal blocks outside it optimal for the field?
+    """Are the windows' optima plus the ideal blocks outside them optimal for the field?
 
-    A pairing with no pair across the window's edges is at best that. One with k pairs
-    across them (k even, as the window holds an even number of entrants) has, at best:
-    in the window, k entrants sent out, each such pair one pair across groups and a
-    squared difference of at least (its distance to the window's edge)^2 + (the edge's
-    distance to its partner)^2 (the matching with k dummy seats prices the first part);
-    outside, one pair across for every two odd groups left (k fixed by the partners, at
-    best) and the least sum of squares of pairing those left plus the second parts.
-    More than 2 x (pairs across in the window) such pairs cost more pairs across than
-    the window's answer, so only k up to that is tried."""
-    points, groups = field.points, field.groups
-    top_edge, bottom_edge = points[groups[lo][0]], points[groups[hi][0]]
+    A pairing with no pair across the windows' edges is at best that. Otherwise say
+    window i sends k_i of its entrants out (k_i even: a window holds an even number) and
+    s of those pairs end outside (the others join two windows). At best: window i paired
+    with k_i seats sent out, each costing a pair across and (its distance to the window's
+    edge)^2 (the matching with k_i dummy seats; a pair joining two windows is counted in
+    both, so half a pair across comes off per seat, and half comes back per pair ending
+    outside); outside, one pair across for every two odd groups left (s fixed by the
+    partners, at best) and the least sum of squares of pairing those left, plus the
+    squared distance from each fixed one to the nearest window's edge. More than
+    2 x (pairs across in the windows) seats in all cost more pairs across than the
+    answer, so only that many are tried. A window's bound is first taken from a smaller
+    relaxed matching (_relaxed_value) and from the full one only if that does not do."""
+    points, groups, c2, c3 = field.points, field.groups, field.c2, field.c3
     odd_points = [points[groups[gi][0]] for b in outside if len(b.groups) == 2 for gi in b.groups]
     odd_points.sort(reverse=True)
     ideal_sq = sum((x - y) ** 2 for x, y in zip(odd_points[::2], odd_points[1::2], strict=True))
     ours = (
-        value
-        + field.c2 * (len(odd_points) // 2)
-        + field.c3 * ideal_sq
+        sum(value for _, value, _ in solved)
+        + c2 * (len(odd_points) // 2)
+        + c3 * ideal_sq
         + sum(b.cost_4a for b in outside)
     )
-    reach = [(p - top_edge if p > top_edge else bottom_edge - p) ** 2 for p in odd_points]
-    size = sum(len(groups[gi]) for gi in range(lo, hi + 1))
-    most = min(2 * cross, field.size - size, size)
-    for k in range(2, most + 1, 2):
-        left = max(0, len(odd_points) - k)
-        outside_part = field.c2 * (left // 2) + field.c3 * _fewest_squares(odd_points, reach, k)
-        rough = _relaxed_value(field, lo, hi, k, trouble)  # cheaper, and no higher
-        if rough is None or rough + outside_part >= ours:
-            continue
-        found = _exact_floats(field, lo, hi, k, trouble)
-        if found is not None and found[1] + outside_part < ours:
+    reach = []
+    for p in odd_points:
+        d = min(
+            p - points[groups[lo][0]] if p > points[groups[lo][0]] else points[groups[hi][0]] - p
+            for lo, hi in windows
+        )
+        reach.append(d * d)
+    most = 2 * sum(cross for _, _, cross in solved)
+    sizes = [sum(len(groups[gi]) for gi in range(lo, hi + 1)) for lo, hi in windows]
+    options = [range(0, min(most, size, field.size - size) + 1, 2) for size in sizes]
+    combos = 1
+    for ks in options:
+        combos *= len(ks)
+    if combos > 4096:
+        return False  # too many ways to check: widen, the windows merge
+    # what the pairs ending outside can be worth, s of them at least
+    away = {
+        s: c2 * (s // 2)
+        + c2 * (max(0, len(odd_points) - s) // 2)
+        + c3 * _fewest_squares(odd_points, reach, s)
+        for s in range(0, most + 1, 2)
+    }
+    exact = [False] * len(windows)
+    while True:
+        bound: list[dict[int, int | None]] = []
+        for i, ((lo, hi), (_, value, _)) in enumerate(zip(windows, solved, strict=True)):
+            values: dict[int, int | None] = {0: value}
+            for k in options[i]:
+                if k:
+                    if exact[i]:
+                        found = _exact_floats(field, lo, hi, k, trouble)
+                        values[k] = None if found is None else found[1]
+                    else:
+                        values[k] = _relaxed_value(field, lo, hi, k, trouble)
+            bound.append(values)
+        if _least_bound(bound, away, most, c2) >= ours:
+            return True
+        if all(exact):
             return False
-    return True
+        exact = [True] * len(windows)
+
+
+def _least_bound(
+    bound: list[dict[int, int | None]], away: dict[int, int], most: int, c2: int
+) -> float:
+    """The least lower bound over every way of sending seats out of the windows."""
+    least: float = float("inf")
+    for ks in itertools.product(*(sorted(b) for b in bound)):
+        total = sum(ks)
+        if total == 0 or total > most:
+            continue
+        parts = [b[k] for b, k in zip(bound, ks, strict=True)]
+        if None in parts:  # a window that cannot send that many out
+            continue
+        fewest_out = max(0, 2 * max(ks) - total)  # a window's seats cannot all meet its own
+        out = min(away[s] for s in range(fewest_out, total + 1, 2))
+        least = min(least, sum(parts) - c2 * (total // 2) + out)
+    return least
 
 
 def _relaxed_value(field: _Field, lo: int, hi: int, dummies: int, trouble: set[int]) -> int | None:
@@ -438,7 +504,7 @@ def _relaxed_value(field: _Field, lo: int, hi: int, dummies: int, trouble: set[i
     pair would rather pair, the two floaters staying home), so that many plus one (of
     the group's parity) are enough. None: not even this can be paired (nor the window)."""
     groups, points, met = field.groups, field.points, field.met
-    involved = sum(len(groups[gi]) for gi in trouble)
+    involved = sum(len(groups[gi]) for gi in trouble if lo <= gi <= hi)
     if involved > 4 * field.r + 8:
         return 0  # no smaller than the window itself: costs are never negative
     seats = max(dummies, 1 + involved) + 1

@@ -340,3 +340,18 @@ def test_the_greedy_fallback_keeps_the_hard_rules() -> None:
     assert route == "greedy"
     assert sorted(e for p in pairs for e in p) == order
     assert all(_unplayed(a, b, met) for a, b in pairs)
+
+
+def test_two_leaders_and_two_last_who_have_met_are_paired_optimally() -> None:
+    """Two places where the ideal structure breaks, far apart: two windows, each proven
+    on its own (or merged when a pairing across both could be better)."""
+    rounds = list(_events(120, 5, seed=4))
+    order, points, met, had = rounds[-1]
+    met = {e: set(s) for e, s in met.items()}
+    points = dict(points)
+    for a, b, alone in ((order[0], order[1], 99), (order[-1], order[-2], -1)):
+        met[a].add(b)
+        met[b].add(a)
+        points[a] = points[b] = alone
+    check_optimal(order, points, met, had)
+    assert pair_swiss(order, points, met, had).route == "matching"
