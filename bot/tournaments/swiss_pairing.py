@@ -419,7 +419,8 @@ def _windows_proven(
     with k_i seats sent out, each costing a pair across and (its distance to the window's
     edge)^2 (the matching with k_i dummy seats; a pair joining two windows is counted in
     both, so half a pair across comes off per seat, and half comes back per pair ending
-    outside); outside, one pair across for every two odd groups left (s fixed by the
+    outside; such a pair also spans the gap between the windows, squared); outside, one
+    pair across for every two odd groups left (s fixed by the
     partners, at best) and the least sum of squares of pairing those left, plus the
     squared distance from each fixed one to the nearest window's edge. More than
     2 x (pairs across in the windows) seats in all cost more pairs across than the
@@ -457,6 +458,14 @@ def _windows_proven(
         + c3 * _fewest_squares(odd_points, reach, s)
         for s in range(0, most + 1, 2)
     }
+    # a pair joining two windows also spans the gap between them
+    gap = min(
+        (
+            (points[groups[hi][0]] - points[groups[lo][0]]) ** 2
+            for (_, hi), (lo, _) in itertools.pairwise(windows)
+        ),
+        default=0,
+    )
     exact = [False] * len(windows)
     while True:
         bound: list[dict[int, int | None]] = []
@@ -470,7 +479,7 @@ def _windows_proven(
                     else:
                         values[k] = _relaxed_value(field, lo, hi, k, trouble)
             bound.append(values)
-        if _least_bound(bound, away, most, c2) >= ours:
+        if _least_bound(bound, away, most, c2, c3 * gap) >= ours:
             return True
         if all(exact):
             return False
@@ -478,9 +487,10 @@ def _windows_proven(
 
 
 def _least_bound(
-    bound: list[dict[int, int | None]], away: dict[int, int], most: int, c2: int
+    bound: list[dict[int, int | None]], away: dict[int, int], most: int, c2: int, across: int
 ) -> float:
-    """The least lower bound over every way of sending seats out of the windows."""
+    """The least lower bound over every way of sending seats out of the windows (a pair
+    joining two windows costs at least `across` more than its two seats)."""
     least: float = float("inf")
     for ks in itertools.product(*(sorted(b) for b in bound)):
         total = sum(ks)
@@ -490,7 +500,7 @@ def _least_bound(
         if None in parts:  # a window that cannot send that many out
             continue
         fewest_out = max(0, 2 * max(ks) - total)  # a window's seats cannot all meet its own
-        out = min(away[s] for s in range(fewest_out, total + 1, 2))
+        out = min(away[s] + across * ((total - s) // 2) for s in range(fewest_out, total + 1, 2))
         least = min(least, sum(parts) - c2 * (total // 2) + out)
     return least
 
