@@ -25,19 +25,21 @@ Criteria 2-3 depend only on score groups, which is what makes an exact answer fa
   and every such pair of odd groups has one unplayed pair whose groups can then be paired
   within, that structure is optimal for 1-3, and 4 is separable over its blocks.
 - Otherwise a maximum-weight matching (rustworkx's blossom; integer weights encode
-  2 > 3 > 4a lexicographically) on a window of groups around the blocks that failed, the
-  ideal blocks staying outside it. The window is proven big enough by a lower bound on
-  every pairing with pairs across its edges (_windows_proven), or widened, up to the whole
-  field. Inside it the graph is sparse: a group with more than about 5r entrants (r = the
-  most opponents anyone has) stands in by its top and bottom 2r+2 (its top end floating
-  only up, its bottom end only down). Why that is exact: in an optimum, a group with
-  more than r+1 floaters has two whose partners never met (entrants who all met each
-  other are at most r+1), and pairing those partners together and the two floaters
-  inside the group (its internal pairs leave room when it has more than 4r + 2X
-  entrants, X the pairs across of a known pairing) has fewer pairs across; and a floater
-  away from the ends swaps with an end one its partner never met, at a lower 4a cost.
-  The conditions are checked on the answer; a group that fails them is taken whole and
-  the matching is solved again.
+  2 > 3 > 4a lexicographically) on a window of groups around each place where a block
+  failed, the ideal blocks staying outside. A lower bound on every pairing with pairs
+  across the windows' edges proves them big enough (_windows_proven), or they widen and
+  merge, up to the whole field. Inside a window the graph is sparse: a big group stands
+  in by its top and bottom ends (its top end floating only up, its bottom end only
+  down), each end F + r_out + 1 entrants, F = min(r + 1, 2X) (r the most opponents
+  anyone has, X the pairs across of a known pairing), r_out the most of the group any
+  outsider has met. Why that is exact: in an optimum, a group with more than r + 1
+  floaters has two whose partners never met (entrants who all met each other are at most
+  r + 1), and pairing those partners together and the two floaters inside the group
+  (its internal pairs leave room when it is big enough against its own rematches r_in)
+  has fewer pairs across; it cannot float more than 2X either; and a floater away from
+  its end swaps with an end one its partner never met, at a lower 4a cost. The
+  conditions (_ends) are checked on the answer; a group that fails them is taken whole
+  and the matching is solved again.
 
 Groups are then paired within by criterion 4b. Whether the rest of a group can still be
 paired is Dirac's theorem (every entrant unplayed with half of the others: a Hamiltonian
@@ -220,8 +222,8 @@ def _pair_field(
     for g in field.groups:
         rest = [e for e in g if e not in floating]
         inside = _pair_group(field, rest)
-        if inside is None:  # cannot happen: each route checked the group can be paired
-            raise AssertionError("a score group the route found pairable was not")
+        if inside is None:  # cannot happen (each route checked): still, keep the rules
+            return _fallback(field)
         pairs += inside
     return pairs, route
 
