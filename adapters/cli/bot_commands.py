@@ -18,6 +18,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from adapters.cli import types
+
 DEFAULT_DB = "belote.db"
 DB_HELP = (
     "database: a SQLite file (default belote.db) or a postgresql:// URL, which several "
@@ -48,18 +50,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--lease",
-        type=float,
+        type=types.lease,
         default=10.0,
         metavar="S",
         help="PostgreSQL: seconds a dead process's tables wait before another takes them",
     )
-    p.add_argument("--bot-delay", type=float, default=1.0, metavar="S", help="bot pause (s)")
+    p.add_argument("--bot-delay", type=types.bot_delay, default=1.0, metavar="S", help="bot pause")
     p.add_argument("--fast", action="store_true", help="no pause, no seed window")
     p.add_argument("--no-drand", action="store_true", help="deal without drand")
     p.add_argument("--drand-relay", action="append", metavar="URL", help="drand relay URL")
-    p.add_argument("--timer", type=float, default=60.0, metavar="S", help="turn timer")
-    p.add_argument("--window", type=float, default=20.0, metavar="S", help="seed window")
-    p.add_argument("--ruleset", default="club", help="default ruleset of new tables")
+    p.add_argument(
+        "--timer", type=types.default_timer, default=60.0, metavar="S", help="turn timer"
+    )
+    p.add_argument(
+        "--window", type=types.seed_window, default=20.0, metavar="S", help="seed window"
+    )
+    p.add_argument("--ruleset", type=types.ruleset, default="club", help="ruleset of new tables")
     p.add_argument(
         "--verify-page",
         default=os.environ.get("BELOTE_VERIFY_PAGE"),
@@ -79,7 +85,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Write the fair-deal transcript of a match (the latest when MATCH is "
         "left out) for `belote verify`.",
     )
-    e.add_argument("match", nargs="?", default=None, help="match id, e.g. m12 or 12")
+    e.add_argument(
+        "match", nargs="?", type=types.match_id, default=None, help="match id, e.g. m12 or 12"
+    )
     e.add_argument("--db", default=default_db(), help=DB_HELP)
     e.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
     e.set_defaults(func=export_command)
@@ -153,6 +161,9 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
 
 def run_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING))
+    from bot import redact
+
+    redact.install()  # tokens and unrevealed seeds never reach the log
     args.platform = choose_platform(args.platform)
     if args.platform == "console":
         return asyncio.run(_run_console(args))
@@ -203,11 +214,7 @@ async def _export(args: argparse.Namespace) -> int:
         if args.match is None:
             row = await store.latest_match()
         else:
-            text = str(args.match).lower().lstrip("m")
-            if not text.isdigit():
-                print("A match is named like m12.", file=sys.stderr)
-                return 2
-            row = await store.match(int(text))
+            row = await store.match(args.match)
         if row is None:
             print("No such match in that database.", file=sys.stderr)
             return 1

@@ -26,6 +26,7 @@ from adapters.discord.config import read_token
 from adapters.discord.messages import PublicMessages
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.widgets import ActionButton
+from bot import redact
 from bot.platform import Platform
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,8 @@ class DiscordBot:
     async def start(self) -> None:
         """Log in, start the core, connect the gateway (in the background); returns when
         the bot is ready to answer interactions."""
+        redact.register(self._token)  # no log line shows it (see bot.redact)
+        redact.install()
         await self.client.login(self._token)
         self.app = await self._factory(self.client.adapter)
         self.client.adapter.app = self.app
@@ -140,6 +143,7 @@ class DiscordBot:
                 await self._task
         if self.app is not None:
             await self.app.stop()
+        redact.forget(self._token)
 
 
 async def run(app_factory: AppFactory, token: str | None = None, **options: Any) -> int:
