@@ -113,6 +113,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         metrics.watch(self)
         self._update_idle()
         if self.store.shared:  # other processes may take tables over, and leave theirs
+            self.store.lease_lost = self.drop_tables
             self._leases = LeaseKeeper(self.store, self, serves)
             self._leases.start()
         if self.settings.tournaments and self.store.path != ":memory:":
@@ -187,7 +188,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 except Exception:
                     log.exception("tournament service did not stop cleanly")
         if self._leases is not None:
-            await self.store.release_leases()  # another process may take them at once
+            await self.store.flush()  # what was handed in is committed under our leases,
+            await self.store.release_leases()  # then another process may take them at once
         await self.store.close()
         if self.monitor is not None:
             await self.monitor.stop()
@@ -197,9 +199,19 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         return any(t.status == "playing" for t in self.tables.values())
 
     async def wait_idle(self) -> None:
-        while self.busy():
-            self._idle.clear()
-            await self._idle.wait()
+        """Until no match is in progress here, nor (on a shared database) at a table of
+        ours that another process holds: a dead one's will be taken over and finished."""
+        while True:
+            while self.busy():
+                self._idle.clear()
+                await self._idle.wait()
+            if self._leases is None:
+                return
+            serves = getattr(self.platform, "serves", None)
+            elsewhere = await self.store.playing_elsewhere(serves, set(self.tables))
+            if not elsewhere:
+                return
+            await asyncio.sleep(self._leases.period)
 
     def _update_idle(self) -> None:
         if not self.busy():
@@ -583,6 +595,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         async with self._lock(t):
             if t.run is not run or run.over or t.status != "playing" or run.seq != nonce:
                 return  # someone acted first (a player beating their timer): theirs stands
+            if self.tables.get(t.id) is not t:
+                return  # dropped meanwhile (another process holds it, or it was re-read)
             await self._apply_action(t, seat, action, by)
 
     async def _record(
@@ -621,8 +635,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         try:
             await self.store.write(w)
         except LeaseLost:
-            self.drop_tables({t.id})  # another process runs it now: nothing more here
-            raise
+            raise  # another process runs it now (dropped here): nothing to reload or re-arm
         except Exception:
             log.exception("could not store table %s; reloading it", t.tid)
             await self._reload(t)

@@ -84,6 +84,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="PostgreSQL: seconds a dead process's tables wait before another takes them",
     )
     p.add_argument(
+        "--shard-ids",
+        default=None,
+        metavar="0,1",
+        help="Discord: the shards this process serves (with --shard-count; several processes"
+        " share one PostgreSQL --db)",
+    )
+    p.add_argument(
+        "--shard-count", type=types.whole(1, 65_536), default=None, metavar="N", help="shards"
+    )
+    p.add_argument(
         "--bot-delay",
         type=types.bot_delay,
         default=_env("BELOTE_BOT_DELAY", 1.0),
@@ -254,6 +264,11 @@ def run_command(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     args.platform = choose_platform(args.platform)
+    try:
+        options = shard_options(args)
+    except ValueError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     if args.platform == "console":
         return asyncio.run(_run_console(args))
     module = importlib.import_module(f"adapters.{args.platform}")
@@ -263,10 +278,28 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     factory = app_factory(args)
     params = inspect.signature(run).parameters
-    result = run(app_factory=factory) if "app_factory" in params else run(factory)
+    if "app_factory" in params:
+        result = run(app_factory=factory, **options)
+    else:
+        result = run(factory, **options)
     if inspect.isawaitable(result):
         result = asyncio.run(result)
     return int(result or 0)
+
+
+def shard_options(args: argparse.Namespace) -> dict[str, object]:
+    """``--shard-ids`` / ``--shard-count`` as the Discord adapter's options (none given:
+    none); ValueError with a message for the user when they make no sense."""
+    if args.shard_ids is None and args.shard_count is None:
+        return {}
+    if args.platform != "discord":
+        raise ValueError("--shard-ids and --shard-count are for Discord.")
+    from adapters.discord.shards import Shards, parse_shard_ids
+
+    count = args.shard_count or 1
+    ids = parse_shard_ids(args.shard_ids) if args.shard_ids else tuple(range(count))
+    shards = Shards(ids, count)
+    return {"shard_ids": shards.ids, "shard_count": shards.count}
 
 
 async def _run_console(args: argparse.Namespace) -> int:

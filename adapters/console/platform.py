@@ -62,6 +62,11 @@ class ConsolePlatform:
             self.out.write(f"{safe_line(prefix)} | {safe_line(line)}\n")
         self.out.flush()
 
+    def serves(self, channel_id: str) -> bool:
+        """The core's channels this process serves (on a shared database, the terminal's
+        only: another platform's tables are left to that platform's processes)."""
+        return channel_id.startswith("console:")
+
     async def deliver(self, post: Post) -> None:
         key = f"{post.to_user or ''}|{post.key}"
         before = self._last.get(key)
