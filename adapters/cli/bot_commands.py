@@ -36,7 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--drand-relay", action="append", metavar="URL", help="drand relay URL")
     p.add_argument("--timer", type=float, default=60.0, metavar="S", help="turn timer")
     p.add_argument("--window", type=float, default=20.0, metavar="S", help="seed window")
-    p.add_argument("--ruleset", default="club", help="default ruleset of new tables")
+    p.add_argument(
+        "--ruleset",
+        default=None,
+        choices=("classic", "club", "bulgarian"),
+        help="the rules of new tables (default: club)",
+    )
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
     p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
@@ -104,7 +109,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             drand=not args.no_drand,
             timer=args.timer,
             seed_window=args.window,
-            ruleset=args.ruleset,
+            ruleset=args.ruleset or "club",
             render_images=bool(getattr(args, "images", None)) or args.platform != "console",
             tournaments=True,
         )
@@ -141,15 +146,26 @@ def run_command(args: argparse.Namespace) -> int:
 async def _run_console(args: argparse.Namespace) -> int:
     from adapters.console.platform import ConsolePlatform
     from adapters.console.run import ConsoleOptions, run_console
+    from adapters.console.screen import Screen
 
     name = args.name or os.environ.get("USER") or "you"
-    solo = args.solo or (sys.stdin.isatty() and args.name is None)
+    interactive = sys.stdin.isatty()
+    solo = args.solo or (interactive and args.name is None)
     if solo and args.images is None:
         args.images = SOLO_PICTURES  # the same pictures the chat platforms send
-        print(f"Pictures of your hand and the table are saved in {args.images}/")
-    platform = ConsolePlatform(images_dir=args.images)
+    screen = None
+    if sys.stdout.isatty():
+        screen = Screen(sys.stdout, f"console:{name}", device_seeds=solo)
+    platform = ConsolePlatform(images_dir=args.images, screen=screen)
     app = await app_factory(args)(platform)
-    return await run_console(app, platform, ConsoleOptions(default_user=name, solo=solo))
+    options = ConsoleOptions(
+        default_user=name,
+        solo=solo,
+        interactive=interactive,
+        seed_source=args.random_seed,
+        ruleset=args.ruleset,
+    )
+    return await run_console(app, platform, options)
 
 
 # --- export --------------------------------------------------------------------------------

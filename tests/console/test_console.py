@@ -132,7 +132,11 @@ def test_solo_opens_a_table_with_three_bots_and_saves_pictures(tmp_path):
         "me: /close\n",
     )
     assert res.returncode == 0, res.stderr
-    assert "@me | Match m1 starts at t1." in res.stdout
+    assert "@me | Belote in the terminal: you and three bots at table t1. Rules: club" in res.stdout
+    assert "#table | Match m1" in res.stdout
     assert "@me | Table t1 is closed." in res.stdout
+    # every picture under its own name: match, deal, log position; nothing overwritten
     pics = sorted(p.name for p in (tmp_path / "pics").iterdir())
-    assert "table_1.png" in pics and any(p.startswith("hand_1_") for p in pics)
+    tables = [p for p in pics if p.startswith("m1-deal01-") and p.endswith("-table.png")]
+    hands = [p for p in pics if p.startswith("m1-deal01-") and p.endswith("-hand-me.png")]
+    assert len(tables) >= 2 and hands, pics
