@@ -119,6 +119,9 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             await self._post_table(t)
             return
         dl = stored if stored is not None else self._next_deadline(t)
+        if dl is not None and dl.kind == "turn":
+            # the bot was down, not the player: their turn timer starts again now
+            dl = Deadline(t.id, "turn", max(dl.due, self.clock.now() + run.timer), dl.nonce)
         self._arm(t, dl)
         if run.phase == "drand":
             self._start_drand(t)

@@ -93,6 +93,7 @@ class Screen:
         self._trick = ""  # the trick in progress, as the table shows it
         self._bids = ""
         self._hand_size: dict[str, tuple[str, int]] = {}
+        self._away: dict[str, str | None] = {}
 
     # --- writing ------------------------------------------------------------------------
 
@@ -207,9 +208,12 @@ class Screen:
         if turn is None:
             if grew:
                 self.write(self.cards(hand))
-            if "away" in kinds:
-                self.write(self.style.yellow(kinds["away"]))
+            away = kinds.get("away")
+            if away is not None and away != self._away.get(post.key):
+                self.write(self.style.yellow(away))
+            self._away[post.key] = away
             return
+        self._away[post.key] = None
         legal = frozenset(
             b.label for row in post.buttons for b in row if b.enabled and _CARD.fullmatch(b.label)
         )
