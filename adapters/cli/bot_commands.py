@@ -65,6 +65,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=("classic", "club", "bulgarian"),
         help="the rules of new tables (default: club)",
     )
+    p.add_argument(
+        "--target",
+        type=_target,
+        default=None,
+        metavar="N",
+        help="console: the points that win a new match (default: the ruleset's)",
+    )
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
     p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
@@ -82,6 +89,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.add_argument("--db", default=default_db(), help=DB_HELP)
     e.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
     e.set_defaults(func=export_command)
+
+
+def _target(text: str) -> int:
+    """``--target``: ASCII digits only, range checked before anything else sees it."""
+    ok = text.isascii() and text.isdigit() and len(text) <= 6 and 1 <= int(text) <= 100_000
+    if not ok:
+        raise argparse.ArgumentTypeError("a whole number of points from 1 to 100000")
+    return int(text)
 
 
 # --- platform choice ---------------------------------------------------------------------
@@ -187,6 +202,7 @@ async def _run_console(args: argparse.Namespace) -> int:
         interactive=interactive,
         seed_source=args.random_seed,
         ruleset=args.ruleset,
+        target=args.target,
     )
     return await run_console(app, platform, options)
 

@@ -45,6 +45,7 @@ class ConsoleOptions:
     locale: str = "en"
     interactive: bool = False  # a person types: end of input (Ctrl-D) quits like Ctrl-C
     ruleset: str | None = None  # asked for on the command line: a new solo table uses it
+    target: int | None = None  # the same, for the points that win the match
     seed_source: str | None = None  # tests: device seeds derived from this, not drawn
 
 
@@ -96,6 +97,8 @@ class ConsoleSession:
         self.me = console_user(options.default_user, options.locale)
         self._quit = asyncio.Event()
         self.signalled = False
+        if options.solo and platform.screen is not None:
+            platform.screen.after_match = self.offer_new_match  # type: ignore[attr-defined]
 
     # --- the player's device ----------------------------------------------------------
 
@@ -121,17 +124,20 @@ class ConsoleSession:
                 continue
             seed = self.device_seed(run.id)
             redact.register(seed)  # secret until the seeds are shown
-            await self.say(f"/seed {seed.hex()} {t.tid}", echo=False)
+            await self.say(f"/seed {seed.hex()} {t.tid}", echo=False, quiet=True)
 
     # --- commands ---------------------------------------------------------------------
 
-    async def say(self, text: str, *, user: User | None = None, echo: bool = True) -> bool:
-        """Send one command; print the answers. True when it was accepted."""
+    async def say(
+        self, text: str, *, user: User | None = None, echo: bool = True, quiet: bool = False
+    ) -> bool:
+        """Send one command; print the answers (``echo=False``: refusals only; ``quiet``:
+        none). True when it was accepted."""
         user = user or self.me
         ok = True
         for reply in await self.app.command(user, CHANNEL, text):
             ok = ok and reply.ok
-            if echo or not reply.ok:
+            if not quiet and (echo or not reply.ok):
                 self.platform.reply(user.name, reply)
         return ok
 
@@ -159,7 +165,10 @@ class ConsoleSession:
         if current is not None and current.status == "open" and asked not in (None, rules):
             current = None  # other rules asked for: a new table (the old one closes)
         if current is None:
-            await self.say(f"/table create {asked or ''}".strip(), echo=False)
+            words = ["/table create", asked or ""]
+            if self.options.target is not None:
+                words.append(f"--target {self.options.target}")
+            await self.say(" ".join(w for w in words if w), echo=False)
             await self.say(f"/join {SOLO_SEAT}", echo=False)
             for _seat in range(3):
                 await self.say("/addbot", echo=False)
@@ -177,6 +186,12 @@ class ConsoleSession:
         if release is not None:
             release()
         await self.send_seeds()
+
+    def offer_new_match(self) -> None:
+        """A match of the player's just ended: say how to play another."""
+        mine = self.app.seated_tables(self.me.id, CHANNEL)
+        if mine and mine[-1].status == "open":
+            self.welcome(mine[-1], "console-new-match")
 
     def welcome(self, t: Table, key: str) -> None:
         s = t.settings

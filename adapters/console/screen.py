@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import TextIO
 
 from bot.platform import Post, Reply
@@ -88,12 +89,14 @@ class Screen:
         # seeds are in (its first version asks for a seed nobody has to type)
         self.device_seeds = device_seeds
         self._held: list[str] | None = None
+        self.after_match: Callable[[], None] | None = None  # e.g. offer a new match
         self._commit: dict[str, list[tuple[str, str]]] = {}
         self._seen: dict[str, dict[str, str]] = {}  # post key -> kind -> last text
         self._trick = ""  # the trick in progress, as the table shows it
         self._bids = ""
         self._hand_size: dict[str, tuple[str, int]] = {}
         self._away: dict[str, str | None] = {}
+        self._last_trick = ""
 
     # --- writing ------------------------------------------------------------------------
 
@@ -182,17 +185,24 @@ class Screen:
                 self.write(self.style.bold(text))
             elif kind == "score" and kind not in seen:
                 self.write(self.style.cyan(text))
+            elif kind == "trick-won" and text == self._last_trick:
+                continue  # the 8th trick came with the deal's result
             elif kind in ON_CHANGE and text != seen.get(kind):
                 shown = self.cards(text) if kind in CARD_KINDS else text
                 if kind in ("header", "match", "deal"):
                     shown = self.style.bold(shown)
                     if kind == "deal":
                         shown = "\n" + shown
+                if kind == "trick-won":
+                    self._last_trick = text
                 self.write(("  " if kind == "trick-won" else "") + shown)
             elif kind in AT_END and text != seen.get(kind):
                 self.write(self.style.yellow(text) if kind == "winner" else text)
+        ended = "over" in kinds and "over" not in seen and "match" in seen
         seen.clear()
         seen.update(kinds)
+        if ended and self.after_match is not None:
+            self.after_match()
 
     def _hand(self, post: Post, lines: list[tuple[str, str]]) -> None:
         kinds = dict(lines)
@@ -233,6 +243,7 @@ class Screen:
             if kind == "result":
                 self.write(self.style.bold(self.style.yellow(text)))
             elif kind == "trick-won":
+                self._last_trick = text
                 self.write("  " + self.cards(text))
             else:
                 self.write("  " + text)
