@@ -343,10 +343,12 @@ def choices(legal: Any, *, belote: bool = False) -> list[str]:
         for a in variants:
             if a == usual:
                 continue
+            if usual.belote and not a.belote:
+                continue  # belote was announced: the card carries it
             flags = []
             if a.melds != usual.melds:
                 flags.append("melds" if a.melds else "nomelds")
-            if a.belote != usual.belote:
+            if a.belote:
                 flags.append("belote")
             if flags:
                 out.append(" ".join([f"/play {card_text(card)}", *flags]))

@@ -25,6 +25,10 @@ def test_parse_line():
     assert shorthand("pass") == "/bid pass"
     assert shorthand("NT") == "/bid NT"
     assert shorthand("/join") == "/join"
+    assert shorthand("TD melds") == "/play TD melds"  # the flags work without the slash
+    assert shorthand("td nomelds") == "/play TD nomelds"
+    assert shorthand("KH belote") == "/play KH belote"
+    assert shorthand("TD please") == "TD please"  # not a play: the core says what it is
 
 
 async def test_public_and_private_lines():
@@ -132,7 +136,8 @@ def test_solo_opens_a_table_with_three_bots_and_saves_pictures(tmp_path):
         "me: /close\n",
     )
     assert res.returncode == 0, res.stderr
-    assert "@me | Belote in the terminal: you and three bots at table t1. Rules: club" in res.stdout
+    assert "@me | Belote in the terminal: you and three bots at table t1." in res.stdout
+    assert "@me | Rules: club, the first team to 1000 points wins" in res.stdout
     assert "#table | Match m1" in res.stdout
     assert "@me | Table t1 is closed." in res.stdout
     # every picture under its own name: match, deal, log position; nothing overwritten

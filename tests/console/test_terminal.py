@@ -56,7 +56,8 @@ def actions(db: Path) -> int:
 @pytest.mark.slow
 def test_play_a_deal_quit_and_resume_in_a_terminal(tmp_path):
     child = spawn(tmp_path)
-    child.expect("Belote in the terminal: you and three bots at table t1. Rules: club")
+    child.expect("Belote in the terminal: you and three bots at table t1.")
+    child.expect("Rules: club, the first team to 1000 points wins")
     seen = []
     # the whole first deal, typed as bare words: a bid, then cards (TD, QH...)
     cards_typed = 0
