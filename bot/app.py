@@ -419,7 +419,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 raise Refused("err-card-not-now", card=texts.card_text(action.card))
         elif pressed and action.kind != "play":
             raise Refused("err-bid-not-now", bid=texts.action_label(action, ctx.locale))
-        choices = ", ".join(texts.action_command(a) for a in legal)
+        choices = ", ".join(texts.choices(legal, belote=run.belote_intent[seat]))
         if action.kind == "play":
             if action.card not in run.match.hand(seat):
                 raise Refused("err-card-not-held", card=texts.card_text(action.card))

@@ -72,6 +72,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="console: the points that win a new match (default: the ruleset's)",
     )
+    p.add_argument(
+        "--lang",
+        default=None,
+        metavar="LANG",
+        help="console: the language of the table (en, fr, bg; default: from $LANG)",
+    )
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
     p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
@@ -97,6 +103,16 @@ def _target(text: str) -> int:
     if not ok:
         raise argparse.ArgumentTypeError("a whole number of points from 1 to 100000")
     return int(text)
+
+
+def terminal_language(env: dict[str, str] | None = None) -> str:
+    """The person's language as the terminal's environment says (``fr_FR.UTF-8`` -> fr)."""
+    env = dict(os.environ) if env is None else env
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "").split(".")[0].split("@")[0]
+        if value and value not in ("C", "POSIX"):
+            return value.replace("_", "-")
+    return "en"
 
 
 # --- platform choice ---------------------------------------------------------------------
@@ -198,6 +214,7 @@ async def _run_console(args: argparse.Namespace) -> int:
     app = await app_factory(args)(platform)
     options = ConsoleOptions(
         default_user=name,
+        locale=args.lang or terminal_language(),
         solo=solo,
         interactive=interactive,
         seed_source=args.random_seed,

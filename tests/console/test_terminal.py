@@ -28,7 +28,9 @@ def spawn(tmp_path: Path, *extra: str) -> pexpect.spawn:
         "USER": "ana",
         "TERM": "xterm-256color",
     }
-    env.pop("NO_COLOR", None)
+    for var in ("NO_COLOR", "LC_ALL", "LC_MESSAGES"):
+        env.pop(var, None)
+    env["LANG"] = "C.UTF-8"
     args = ["-m", "adapters.cli", "--db", str(tmp_path / "b.db"), "--bot-delay", "0.02"]
     args += ["--no-drand", "--random-seed", "pty", *extra]
     child = pexpect.spawn(
@@ -141,5 +143,18 @@ def test_another_ruleset_is_named_on_the_first_screen(tmp_path):
     offered = choices(child)
     assert "pass" in offered and "AT" in offered, offered
     child.sendintr()
+    child.expect(pexpect.EOF, timeout=5)
+    child.close()
+
+
+def test_the_table_speaks_the_terminal_language(tmp_path):
+    child = spawn(tmp_path, "--lang", "fr")
+    child.expect("La belote dans le terminal\u00a0: toi et trois robots à la table t1.")
+    child.expect(TURN)
+    child.sendline("help")
+    child.expect("Dans le terminal\u00a0: une carte seule la joue")
+    child.expect("/stats, /leaderboard\u00a0: ton classement")
+    child.sendintr()
+    child.expect("Enregistré. Tape belote pour reprendre à la table t1.")
     child.expect(pexpect.EOF, timeout=5)
     child.close()
