@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from functools import partialmethod
 from typing import TextIO
 
 from bot.platform import Post, Reply
@@ -43,23 +44,12 @@ class Style:
     def _sgr(self, code: str, text: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.colour and text else text
 
-    def bold(self, text: str) -> str:
-        return self._sgr("1", text)
-
-    def dim(self, text: str) -> str:
-        return self._sgr("2", text)
-
-    def red(self, text: str) -> str:
-        return self._sgr("31", text)
-
-    def green(self, text: str) -> str:
-        return self._sgr("32", text)
-
-    def yellow(self, text: str) -> str:
-        return self._sgr("33", text)
-
-    def cyan(self, text: str) -> str:
-        return self._sgr("36", text)
+    bold = partialmethod(_sgr, "1")
+    dim = partialmethod(_sgr, "2")
+    red = partialmethod(_sgr, "31")
+    green = partialmethod(_sgr, "32")
+    yellow = partialmethod(_sgr, "33")
+    cyan = partialmethod(_sgr, "36")
 
     def card(self, rank: str, suit: str, *, symbol: bool = True, legal: bool = False) -> str:
         shown = ("10" if rank == "T" else rank) + SUITS[suit] if symbol else rank + suit

@@ -50,6 +50,15 @@ def pick(offered: list[str]) -> str:
     return "take" if "take" in offered else offered[0]
 
 
+def leaves(child: pexpect.spawn, goodbye: str) -> None:
+    """The run says goodbye in one line and is gone at once, cleanly, with no traceback."""
+    child.expect(goodbye)
+    child.expect(pexpect.EOF, timeout=5)
+    assert "Traceback" not in child.before
+    child.close()
+    assert child.exitstatus == 0
+
+
 def actions(db: Path) -> int:
     with sqlite3.connect(db) as c:
         return c.execute("SELECT COUNT(*) FROM match_log WHERE kind = 'action'").fetchone()[0]
@@ -91,11 +100,7 @@ def test_play_a_deal_quit_and_resume_in_a_terminal(tmp_path):
     child.expect(TURN)
     before = actions(tmp_path / "b.db")
     child.sendintr()
-    child.expect("Saved. Type belote to go on at table t1. Goodbye!")
-    child.expect(pexpect.EOF, timeout=5)
-    assert "Traceback" not in child.before
-    child.close()
-    assert child.exitstatus == 0
+    leaves(child, "Saved. Type belote to go on at table t1. Goodbye!")
 
     # again: the same table, its match goes on, and a bare word works at once
     child = spawn(tmp_path)
@@ -111,11 +116,7 @@ def test_play_a_deal_quit_and_resume_in_a_terminal(tmp_path):
     assert "several tables" not in rest and "t2" not in rest
     # Ctrl-D (end of input) in a terminal quits the same way
     child.sendeof()
-    child.expect("Goodbye!")
-    child.expect(pexpect.EOF, timeout=5)
-    assert "Traceback" not in child.before
-    child.close()
-    assert child.exitstatus == 0
+    leaves(child, "Saved. Type belote to go on at table t1. Goodbye!")
 
     pics = sorted(p.name for p in (tmp_path / "belote-pictures").iterdir())
     assert "m1-deal01-result.png" in pics
@@ -128,11 +129,7 @@ def test_sigterm_saves_and_exits(tmp_path):
     child = spawn(tmp_path)
     child.expect(TURN)
     child.kill(15)
-    child.expect("Goodbye!")
-    child.expect(pexpect.EOF, timeout=5)
-    assert "Traceback" not in child.before
-    child.close()
-    assert child.exitstatus == 0
+    leaves(child, "Goodbye!")
 
 
 def test_another_ruleset_is_named_on_the_first_screen(tmp_path):

@@ -192,13 +192,8 @@ async def test_the_player_to_move_gets_a_fresh_timer_after_a_restart(tmp_path):
     h = await make_harness(tmp_path / "t.db", seed_window=0, timer=30)
     await table_with_bots(h, "alice", "--timer", "30")
     await h.cmd("alice", "/start")
-    t = h.table()
-    for _ in range(200):
-        if t.run.to_move == 0:
-            break
-        await h.advance(1)
-    assert t.run.to_move == 0
-    seq = t.run.seq
+    await h.until_turn(0)
+    seq = h.table().run.seq
     await _crash(h)
     h.clock.set(h.clock.now() + 3600)  # stopped for an hour
     h2 = await _reopen(h, seed_window=0, timer=30)
