@@ -160,32 +160,46 @@ class ConsoleSession:
         mine = self.app.seated_tables(self.me.id, CHANNEL)
         playing = [t for t in mine if t.status == "playing"]
         current = (playing or mine or [None])[-1]
-        asked = self.options.ruleset
-        rules = current.settings.ruleset if current is not None else None
-        if current is not None and current.status == "open" and asked not in (None, rules):
-            current = None  # other rules asked for: a new table (the old one closes)
+        if current is not None and current.status == "open":
+            never_played = current.last_match is None or bool(current.free_seats())
+            if never_played or self.other_rules(current):
+                current = None  # a new table with what was asked (the old one closes)
+        for t in mine:  # tables piled up by earlier versions: a bare card works again
+            if t is not current and t.status == "open":
+                await self.say(f"/close {t.tid}", echo=False)
         if current is None:
-            words = ["/table create", asked or ""]
-            if self.options.target is not None:
-                words.append(f"--target {self.options.target}")
-            await self.say(" ".join(w for w in words if w), echo=False)
-            await self.say(f"/join {SOLO_SEAT}", echo=False)
-            for _seat in range(3):
-                await self.say("/addbot", echo=False)
-            current = self.app.seated_tables(self.me.id, CHANNEL)[-1]
+            current = await self.new_table()
             self.welcome(current, "console-welcome")
             await self.say("/start", echo=False)
         elif current.status == "playing":
             self.welcome(current, "console-resumed")
         else:
             self.welcome(current, "console-new-match")
-        for t in mine:  # tables piled up by earlier versions: a bare card works again
-            if t is not current and t.status == "open":
-                await self.say(f"/close {t.tid}", echo=False)
         release = getattr(self.platform.screen, "release", None)
         if release is not None:
             release()
         await self.send_seeds()
+
+    def other_rules(self, t: Table) -> bool:
+        """Did the command line ask for rules or a target this table does not have?"""
+        asked, target = self.options.ruleset, self.options.target
+        return (asked is not None and asked != t.settings.ruleset) or (
+            target is not None and target != t.settings.target
+        )
+
+    async def new_table(self) -> Table:
+        """The player in seat 2 (who speaks first in the first deal: no wait for the
+        bots' bids) and three bots."""
+        words = ["/table create"]
+        if self.options.ruleset is not None:
+            words.append(self.options.ruleset)
+        if self.options.target is not None:
+            words.append(f"--target {self.options.target}")
+        await self.say(" ".join(words), echo=False)
+        await self.say(f"/join {SOLO_SEAT}", echo=False)
+        for _seat in range(3):
+            await self.say("/addbot", echo=False)
+        return self.app.seated_tables(self.me.id, CHANNEL)[-1]
 
     def offer_new_match(self) -> None:
         """A match of the player's just ended: say how to play another."""
