@@ -78,6 +78,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="LANG",
         help="console: the language of the table (en, fr, bg; default: from $LANG)",
     )
+    p.add_argument(
+        "--verify-page",
+        default=os.environ.get("BELOTE_VERIFY_PAGE"),
+        metavar="URL",
+        help="the browser check /verify links to (default: the docs' web/verify)",
+    )
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
     p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
@@ -167,6 +173,8 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             render_images=bool(getattr(args, "images", None)) or args.platform != "console",
             tournaments=True,
         )
+        if getattr(args, "verify_page", None):
+            settings.verify_page = args.verify_page
         drand = None
         if not args.no_drand:
             from bot.drand import PUBLIC_RELAYS, DrandClient

@@ -10,16 +10,22 @@ Two ways to print, chosen by whether stdout is a terminal:
 
 Pictures, when the renderer made them, are saved under ``images_dir`` (the same PNGs and
 GIFs the chat platforms send), each under its own name (match, deal, log position), so
-nothing is overwritten and the files sort in the order they were made.
+nothing is overwritten and the files sort in the order they were made; a file an answer
+carries (``/verify``'s transcript) is saved there too, else in the current directory.
+
+Whatever someone typed is shown escaped (:func:`safe_line`): a name or a word cannot move
+the cursor or rewrite another player's screen.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from pathlib import Path
 from typing import TextIO
 
+from bot.i18n import _
 from bot.platform import Post, Reply
 
 USER_PREFIX = "console:"
@@ -27,6 +33,23 @@ USER_PREFIX = "console:"
 
 def user_name(user_id: str) -> str:
     return user_id[len(USER_PREFIX) :] if user_id.startswith(USER_PREFIX) else user_id
+
+
+def safe_line(line: str) -> str:
+    """A line fit for a terminal: control and invisible characters (ANSI escapes, NUL,
+    carriage returns, bidirectional overrides) written as escapes (``\\x1b``), so a
+    name or a word someone typed cannot move the cursor or rewrite another player's
+    screen. Everything else, accents and card suits included, is printed as is."""
+    if line.isprintable():
+        return line
+    return "".join(ascii(ch)[1:-1] if _hidden(ch) else ch for ch in line)
+
+
+def _hidden(ch: str) -> bool:
+    """Control, format, surrogate, private or unassigned, or a line break of its own;
+    a no-break space (French text has one before each colon) is shown as a space."""
+    kind = unicodedata.category(ch)
+    return kind[0] == "C" or kind in ("Zl", "Zp")
 
 
 def new_lines(before: str, after: str) -> str:
@@ -91,7 +114,7 @@ class ConsolePlatform:
         if not text:
             return
         for line in text.split("\n"):
-            self.out.write(f"{prefix} | {line}\n")
+            self.out.write(f"{safe_line(prefix)} | {safe_line(line)}\n")
         self.out.flush()
 
     async def deliver(self, post: Post) -> None:
@@ -108,13 +131,19 @@ class ConsolePlatform:
         prefix = "#table" if post.to_user is None else f"@{user_name(post.to_user)}"
         self._write(prefix, post.text if before is None else new_lines(before, post.text))
 
-    def reply(self, name: str, reply: Reply) -> None:
+    def reply(self, name: str, reply: Reply, locale: str = "en") -> None:
         if self.shelf is not None:
             self.shelf.save_reply(name, reply)
         if self.screen is not None:
             self.screen.answer(name, reply)  # type: ignore[attr-defined]
-            return
-        self._write(f"@{name}", reply.text)
+        else:
+            self._write(f"@{name}", reply.text)
+        if reply.file is not None:
+            folder = self.images_dir or Path.cwd()
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / re.sub(r"[^A-Za-z0-9_.-]+", "_", reply.file_name)
+            path.write_bytes(reply.file)
+            self.notice(_("file-saved", locale, path=str(path)), name)
 
     def notice(self, text: str, name: str = "you") -> None:
         """A line of the terminal itself (welcome, goodbye), not of the core."""

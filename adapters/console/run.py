@@ -138,7 +138,7 @@ class ConsoleSession:
         for reply in await self.app.command(user, CHANNEL, text):
             ok = ok and reply.ok
             if not quiet and (echo or not reply.ok):
-                self.platform.reply(user.name, reply)
+                self.platform.reply(user.name, reply, user.locale)
         return ok
 
     async def line(self, raw: str) -> None:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from functools import partialmethod
 from typing import TextIO
 
+from adapters.console.platform import safe_line
 from bot.platform import Post, Reply
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -124,6 +125,7 @@ class Screen:
 
     def show(self, post: Post) -> None:
         lines = list(post.lines) or [("text", line) for line in post.text.split("\n")]
+        lines = [(kind, safe_line(text)) for kind, text in lines]  # names as typed, escaped
         what = post.key.split(":", 1)[0]
         if what == "table":
             self._table(post.key, lines)
@@ -241,12 +243,13 @@ class Screen:
     # --- answers and the terminal's own lines -----------------------------------------
 
     def answer(self, name: str, reply: Reply) -> None:
-        text = reply.text
+        text = "\n".join(safe_line(line) for line in reply.text.split("\n"))
         if not reply.ok:
             text = self.style.red(text)
         self.write(*text.split("\n"))
 
     def notice(self, text: str) -> None:
         """The terminal's own words: printed at once, even while the core's are held."""
-        self.out.write(self.style.cyan(text) + "\n")
+        for line in text.split("\n"):
+            self.out.write(self.style.cyan(safe_line(line)) + "\n")
         self.out.flush()
