@@ -88,3 +88,15 @@ def test_pictures_are_never_overwritten(tmp_path):
     gif = Reply("replay", image=b"3", image_name="replay-m1-2.gif")
     assert shelf.save_reply("ana", gif).name == "replay-m1-2-ana.gif"
     assert sorted(p.read_bytes() for p in tmp_path.iterdir()) == [b"1", b"1", b"2", b"3"]
+
+
+async def test_a_hostile_name_cannot_rewrite_the_screen():
+    out = io.StringIO()
+    p = ConsolePlatform(out, screen=Screen(out, ME, colour=True))
+    evil = "Eve\x1b[2J\x1b[H"
+    won = ("trick-won", f"Trick 1: {evil} 7H, P2 8H, P3 TD, P4 AS; won by {evil}.")
+    await p.deliver(table(("match", "Match m1"), won))
+    p.reply("ana", Reply(f"It is not your turn: {evil} is to play.", ok=False))
+    text = out.getvalue()
+    assert "\x1b[2J" not in text and "\x1b[H" not in text
+    assert text.count("Eve\\x1b[2J\\x1b[H") == 3
