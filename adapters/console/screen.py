@@ -33,7 +33,7 @@ _CARD = re.compile(r"(?<![A-Za-z0-9])([789TJQKA])([CDHS])(?![A-Za-z0-9])")
 _COMMAND = re.compile(r"/(?:play|bid) ")
 CARD_KINDS = frozenset({"turned", "trick", "trick-won", "hand"})
 ON_CHANGE = ("header", "match", "deal", "turned", "trick-won", "timeout", "away")
-AT_END = ("winner", "over", "seed", "closed")
+AT_END = ("winner", "over", "closed")  # the seed: the reveal post says it
 
 
 class Style:
@@ -189,7 +189,9 @@ class Screen:
                     self._last_trick = text
                 self.write(("  " if kind == "trick-won" else "") + shown)
             elif kind in AT_END and text != seen.get(kind):
-                self.write(self.style.yellow(text) if kind == "winner" else text)
+                if kind == "winner":
+                    text = self.style.bold(self.style.yellow(text[:1].upper() + text[1:]))
+                self.write(text)
         ended = "over" in kinds and "over" not in seen and "match" in seen
         seen.clear()
         seen.update(kinds)
