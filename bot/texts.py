@@ -319,17 +319,32 @@ def hand_lines(run: MatchRun, seat: int, locale: str) -> Lines:
             )
         )
     if v.legal and not run.is_auto(seat):
-        text = ", ".join(choices(v.legal, belote=run.belote_intent[seat]))
-        lines.append(("your-turn", _("hand-your-turn", locale, choices=text)))
+        every = _melds_with_every_card(v.legal)
+        offered = choices(v.legal, belote=run.belote_intent[seat], melds_hint=every)
+        lines.append(("your-turn", _("hand-your-turn", locale, choices=", ".join(offered))))
+        if every:  # one line for the choice every card has, not a second copy of each
+            example = f"/play {card_text(next(a.card for a in v.legal if a.kind == 'play'))}"
+            lines.append(("melds-hint", _("hand-melds-hint", locale, example=example)))
     elif run.replaced[seat]:
         lines.append(("away", _("hand-away", locale)))
     return lines
 
 
-def choices(legal: Any, *, belote: bool = False) -> list[str]:
+def _melds_with_every_card(legal: Any) -> bool:
+    """Does every card the player may play leave the choice of declaring melds?"""
+    plays = [a for a in legal if a.kind == "play"]
+    return bool(plays) and all(
+        any(b.card == a.card and b.melds for b in plays)
+        and any(b.card == a.card and not b.melds for b in plays)
+        for a in plays
+    )
+
+
+def choices(legal: Any, *, belote: bool = False, melds_hint: bool = False) -> list[str]:
     """What a player may type now, one entry per choice: a card alone plays its usual
     variant (melds declared, belote if announced before), and a card that leaves a choice
-    also gets the words that make the other one (``/play TD nomelds``, ``/play KH belote``)."""
+    also gets the words that make the other one (``/play TD nomelds``, ``/play KH belote``).
+    ``melds_hint``: the melds choice is said once beside the list, not with every card."""
     out: list[str] = []
     cards: dict[int, list[Action]] = {}
     for a in legal:
@@ -347,6 +362,8 @@ def choices(legal: Any, *, belote: bool = False) -> list[str]:
                 continue  # belote was announced: the card carries it
             flags = []
             if a.melds != usual.melds:
+                if melds_hint and not a.belote:
+                    continue
                 flags.append("melds" if a.melds else "nomelds")
             if a.belote:
                 flags.append("belote")

@@ -228,6 +228,8 @@ class Screen:
         if len(legal) == size:  # every card may be played: nothing to tell apart
             legal = frozenset()
         self.write(self.cards(hand, legal), self.style.green("▶ " + self.typed(turn)))
+        if "melds-hint" in kinds:
+            self.write(self.style.dim(self.typed(kinds["melds-hint"])))
 
     def _result(self, key: str, lines: list[tuple[str, str]]) -> None:
         if key in self._seen:

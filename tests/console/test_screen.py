@@ -62,6 +62,23 @@ async def test_on_my_turn_the_trick_my_hand_and_what_to_type():
     assert "9♣" in text and "[9♣]" not in text
     assert "You may: \x1b[31mQH\x1b[0m, \x1b[31mAH\x1b[0m" in text  # as typed, no /play
     assert text.index("Trick: P1") < text.index("Your hand")
+    hint = (
+        "melds-hint",
+        "Your melds are declared with the card you play; add nomelds "
+        "(/play QH nomelds) to keep them to yourself.",
+    )
+    await p.deliver(
+        Post(
+            Channel("c"),
+            post.key,
+            "",
+            buttons=buttons,
+            to_user=ME,
+            lines=(*hand, hint),
+            moment="m1-deal01-012",
+        )
+    )
+    assert "add nomelds (\x1b[31mQH\x1b[0m nomelds)" in out.getvalue()
 
 
 async def test_a_deal_result_prints_whole_and_its_last_trick_once():
