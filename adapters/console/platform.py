@@ -117,6 +117,11 @@ class ConsolePlatform:
             self.out.write(f"{safe_line(prefix)} | {safe_line(line)}\n")
         self.out.flush()
 
+    def serves(self, channel_id: str) -> bool:
+        """The core's channels this process serves (on a shared database, the terminal's
+        only: another platform's tables are left to that platform's processes)."""
+        return channel_id.startswith("console:")
+
     async def deliver(self, post: Post) -> None:
         if self.shelf is not None:
             self.shelf.save_post(post)

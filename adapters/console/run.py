@@ -297,6 +297,8 @@ async def run_console(
     hold = getattr(platform.screen, "hold", None)
     if hold is not None and options.solo:
         hold()  # a resumed table is shown after its greeting
+    if hasattr(stdin, "reconfigure"):  # bytes that are not UTF-8 become U+FFFD, never a crash
+        stdin.reconfigure(errors="replace")
     await app.start()
     code = 0
     try:
