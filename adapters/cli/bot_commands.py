@@ -75,26 +75,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--window", type=types.seed_window, default=20.0, metavar="S", help="seed window"
     )
-    p.add_argument(
-        "--ruleset",
-        type=types.ruleset,
-        default=None,
-        metavar="classic|club|bulgarian",
-        help="the rules of new tables (default: club)",
-    )
-    p.add_argument(
-        "--target",
-        type=types.target,
-        default=None,
-        metavar="N",
-        help="console: the points that win a new match (default: the ruleset's)",
-    )
-    p.add_argument(
-        "--lang",
-        default=None,
-        metavar="LANG",
-        help="console: the language of the table (en, fr, bg; default: from $LANG)",
-    )
+    rules = "classic|club|bulgarian"
+    p.add_argument("--ruleset", type=types.ruleset, metavar=rules, help="new tables' rules (club)")
+    p.add_argument("--target", type=types.target, metavar="N", help="console: points to win")
+    p.add_argument("--lang", metavar="LANG", help="console: en, fr or bg (default: from $LANG)")
     p.add_argument(
         "--verify-page",
         default=os.environ.get("BELOTE_VERIFY_PAGE"),
