@@ -76,10 +76,21 @@ async def main(args: argparse.Namespace) -> None:
     )
     app.latencies.clear()
     a0, c0 = app.actions_applied, store.commits
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    cpu0 = time.thread_time()
     start = time.perf_counter()
     while time.perf_counter() - start < args.seconds and app.busy():
         await asyncio.sleep(0.5)
     elapsed = time.perf_counter() - start
+    loop_cpu = time.thread_time() - cpu0
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(args.profile)
     gc.collect()
     rss1 = rss_bytes()
     actions = app.actions_applied - a0
@@ -95,6 +106,10 @@ async def main(args: argparse.Namespace) -> None:
         + (f", mean {statistics.fmean(lat):.2f} ms" if lat else "")
     )
     print(
+        f"loop CPU: {loop_cpu / max(1, actions) * 1e6:.0f} us an action "
+        f"({loop_cpu / elapsed:.0%} busy)"
+    )
+    print(
         f"memory: {(rss1 - rss0) / max(1, args.tables) / 1024:.1f} KiB per table "
         f"(RSS {rss1 / 2**20:.0f} MiB); tables still playing: {playing}"
     )
@@ -108,4 +123,5 @@ if __name__ == "__main__":
     p.add_argument("--bot-delay", type=float, default=1.0)
     p.add_argument("--level", default="normal", choices=("easy", "normal", "hard", "expert"))
     p.add_argument("--db", default=None, help="directory for the database (default: temp)")
+    p.add_argument("--profile", default=None, help="write a cProfile of the measured window")
     asyncio.run(main(p.parse_args()))
