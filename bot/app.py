@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot import texts
+from bot import bots, texts
 from bot.bots import think
 from bot.ceremony import DRAND_GRACE, Ceremony
 from bot.clock import Clock, Randomness, SystemClock, SystemRandomness
@@ -83,7 +83,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self._locks: dict[int, asyncio.Lock] = {}
         self._drand_tasks: dict[int, asyncio.Task[None]] = {}
         self._idle = asyncio.Event()
-        self.latencies: list[float] = []
+        self.latencies: list[float] = []  # seconds to handle each action (record_latency)
+        self.think_times: list[tuple[str, float]] = []  # (level, seconds) of each decision
         self.actions_applied = 0
         self._render = Renderer() if self.settings.render_images else None
         self._started = False
@@ -136,6 +137,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         if self._hooks:
             await asyncio.gather(*self._hooks, return_exceptions=True)
         self.scheduler.shutdown()
+        await bots.pool.shutdown()
         service = self.tournaments
         if service is not None:
             close = getattr(service, "stop", None) or getattr(service, "close", None)
@@ -522,7 +524,10 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             seed = ai_seed(run.ai_root, run.seq)
         # The AI thinks (an expert for a second or more) without holding the table, so the
         # players' commands at this table are answered meanwhile.
+        t0 = time.perf_counter()
         action = await think(view, level, seed)
+        if self.settings.record_latency:
+            self.think_times.append((level, time.perf_counter() - t0))
         async with self._lock(t):
             if t.run is not run or run.over or t.status != "playing" or run.seq != nonce:
                 return  # someone acted first (a player beating their timer): theirs stands
