@@ -85,6 +85,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self._idle = asyncio.Event()
         self.latencies: list[float] = []  # seconds to handle each action (record_latency)
         self.think_times: list[tuple[str, float]] = []  # (level, seconds) of each decision
+        self.deadline_lags: list[float] = []  # seconds a bot's timer fired after its due
         self.actions_applied = 0
         self._render = Renderer() if self.settings.render_images else None
         self._started = False
@@ -488,6 +489,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             return
 
         async def fire() -> None:
+            if self.settings.record_latency and dl.kind == "bot":
+                self.deadline_lags.append(self.clock.now() - dl.due)
             await self._on_deadline(t.id, dl.kind, dl.nonce)
 
         self.scheduler.schedule(key, dl.due, fire)

@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import random
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
@@ -81,6 +82,7 @@ class _Pool:
     def __init__(self) -> None:
         self.executor: ProcessPoolExecutor | None = None
         self._lifeline: Connection | None = None  # its end closes when this process ends
+        self.workers = 0
         self.decisions = 0  # decisions answered by the pool (a test and the bench read it)
 
     def get(self) -> ProcessPoolExecutor | None:
@@ -91,6 +93,7 @@ class _Pool:
             ctx = multiprocessing.get_context("forkserver")
             ctx.set_forkserver_preload(["bot.bots"])
             lifeline, self._lifeline = ctx.Pipe(duplex=False)
+            self.workers = workers
             self.executor = ProcessPoolExecutor(
                 max_workers=workers,
                 mp_context=ctx,
@@ -98,6 +101,16 @@ class _Pool:
                 initargs=(lifeline,),
             )
         return self.executor
+
+    async def warm(self) -> None:
+        """Start every worker now rather than on the first decisions (the bench)."""
+        executor = self.get()
+        if executor is None:
+            return
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(
+            *(loop.run_in_executor(executor, time.sleep, 0.2) for _ in range(self.workers))
+        )
 
     def pids(self) -> list[int]:
         """The workers' process ids (the bench adds up their CPU time)."""
