@@ -24,11 +24,12 @@ from bot.i18n import _
 from bot.inputs import Ctx as _Ctx
 from bot.inputs import Refused
 from bot.inputs import is_table_id as _is_table_id
+from bot.leases import LeaseKeeper
 from bot.lobby import Lobby
 from bot.platform import Channel, NullPlatform, Platform, Reply, User
 from bot.posting import Posting, Renderer
 from bot.scheduler import ApsScheduler, Scheduler
-from bot.store import Deadline, LogEntry, Store, Write
+from bot.store import Deadline, LeaseLost, LogEntry, Store, TableRow, Write
 from bot.table import MatchRun, Table, ai_seed
 from bot.tournament_host import TournamentHost
 from engine import RULESETS, Action, EngineError, InvalidCard, parse_card
@@ -91,22 +92,19 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self._started = False
         self.tournaments: Any = None  # the TournamentService, when attached
         self._hooks: set[asyncio.Task[None]] = set()
+        self._leases: LeaseKeeper | None = None
 
     async def start(self) -> None:
         """Run migrations, resume every unfinished table, arm its deadline."""
         await self.store.migrate()
         self.scheduler.start()
-        deadlines = await self.store.deadlines()
-        for row in await self.store.open_tables():
-            t = Table.from_row(row)
-            self.tables[t.id] = t
-            if row.match_id is not None:
-                entries = await self.store.log(row.match_id)
-                if entries:
-                    t.run = MatchRun.replay(entries, t.id)
-            await self._resume(t, deadlines.get(t.id))
+        serves = getattr(self.platform, "serves", None)  # a shard serves some channels only
+        await self.adopt_tables(await self.store.claim_tables(serves))
         self._started = True
         self._update_idle()
+        if self.store.shared:  # other processes may take tables over, and leave theirs
+            self._leases = LeaseKeeper(self.store, self, serves)
+            self._leases.start()
         if self.settings.tournaments and self.store.path != ":memory:":
             try:
                 from bot.tournaments.commands import attach_tournaments
@@ -114,6 +112,34 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 log.info("no tournaments package")
             else:
                 await attach_tournaments(self, host=self)
+
+    async def adopt_tables(self, rows: list[TableRow]) -> None:
+        """Run these tables from now on (at start, or taken over from a process whose
+        lease ran out): each rebuilt from its log, its deadline armed again."""
+        if not rows:
+            return
+        deadlines = await self.store.deadlines()
+        for row in rows:
+            if row.id in self.tables:
+                continue
+            t = Table.from_row(row)
+            if row.match_id is not None:
+                entries = await self.store.log(row.match_id)
+                if entries:
+                    t.run = MatchRun.replay(entries, t.id)
+            self.tables[t.id] = t
+            await self._resume(t, deadlines.get(t.id))
+        self._update_idle()
+
+    def drop_tables(self, ids: set[int]) -> None:
+        """Another process holds these tables now: stop running them here at once."""
+        for tid in ids:
+            t = self.tables.pop(tid, None)
+            if t is not None:
+                self._disarm(t)
+                self._locks.pop(tid, None)
+                log.warning("table %s is run by another process now", t.tid)
+        self._update_idle()
 
     async def _resume(self, t: Table, stored: Deadline | None) -> None:
         run = t.run
@@ -129,6 +155,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             await self._post_hands(t, list(range(4)))
 
     async def stop(self) -> None:
+        if self._leases is not None:
+            await self._leases.stop()
         for task in list(self._drand_tasks.values()):
             task.cancel()
         for task in list(self._drand_tasks.values()):
@@ -147,6 +175,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                     await close()
                 except Exception:
                     log.exception("tournament service did not stop cleanly")
+        if self._leases is not None:
+            await self.store.release_leases()  # another process may take them at once
         await self.store.close()
 
     def busy(self) -> bool:
@@ -571,6 +601,9 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         w.deadlines[t.id] = dl
         try:
             await self.store.write(w)
+        except LeaseLost:
+            self.drop_tables({t.id})  # another process runs it now: nothing more here
+            raise
         except Exception:
             log.exception("could not store table %s; reloading it", t.tid)
             await self._reload(t)

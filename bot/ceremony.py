@@ -42,7 +42,7 @@ class Ceremony:
         return [Reply(_("ok-started", ctx.locale, table=t.tid, match=f"m{t.run.id}"))]
 
     async def _start_match(self, t: Table) -> None:
-        mid = self.store.new_match_id()
+        mid = await self.store.new_match_id()
         server_seed = self.random.token_bytes(32, f"server-seed/m{mid}")
         ai_root = self.random.token_bytes(16, f"ai-seed/m{mid}")
         commit = seed_commitment(server_seed)

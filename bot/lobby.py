@@ -65,7 +65,7 @@ class Lobby:
         now = self.clock.now()
         seat = Seat("human", ctx.user.name, ctx.user.id, locale=ctx.user.locale)
         t = Table(
-            id=self.store.new_table_id(),
+            id=await self.store.new_table_id(),
             channel=ctx.channel.id,
             host=ctx.user.id,
             settings=settings,

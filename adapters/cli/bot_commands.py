@@ -19,6 +19,16 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 DEFAULT_DB = "belote.db"
+DB_HELP = (
+    "database: a SQLite file (default belote.db) or a postgresql:// URL, which several "
+    "bot processes can share (env: DATABASE_URL or BELOTE_DB)"
+)
+
+
+def default_db() -> str:
+    return os.environ.get("DATABASE_URL") or os.environ.get("BELOTE_DB") or DEFAULT_DB
+
+
 SOLO_PICTURES = "belote-pictures"
 
 
@@ -29,7 +39,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Run the bot. With no chat token configured, plays in the terminal.",
     )
     p.add_argument("--platform", choices=("console", "discord", "telegram"), default=None)
-    p.add_argument("--db", default=os.environ.get("BELOTE_DB", DEFAULT_DB), help="database")
+    p.add_argument("--db", default=default_db(), help=DB_HELP)
+    p.add_argument(
+        "--owner",
+        default=os.environ.get("BELOTE_OWNER"),
+        help="PostgreSQL: this process's name in the table leases (unique per live process;"
+        " restarted under the same name it takes its tables back at once)",
+    )
+    p.add_argument(
+        "--lease",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="PostgreSQL: seconds a dead process's tables wait before another takes them",
+    )
     p.add_argument("--bot-delay", type=float, default=1.0, metavar="S", help="bot pause (s)")
     p.add_argument("--fast", action="store_true", help="no pause, no seed window")
     p.add_argument("--no-drand", action="store_true", help="deal without drand")
@@ -51,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "left out) for `belote verify`.",
     )
     e.add_argument("match", nargs="?", default=None, help="match id, e.g. m12 or 12")
-    e.add_argument("--db", default=os.environ.get("BELOTE_DB", DEFAULT_DB))
+    e.add_argument("--db", default=default_db(), help=DB_HELP)
     e.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
     e.set_defaults(func=export_command)
 
@@ -96,7 +119,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
     async def factory(platform):
         from bot.app import BeloteApp, Settings
         from bot.clock import SeededRandomness, SystemRandomness
-        from bot.store import Store
+        from bot.store import open_store
 
         settings = Settings(
             bot_delay=args.bot_delay,
@@ -114,7 +137,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
 
             drand = DrandClient(args.drand_relay or list(PUBLIC_RELAYS))
         randomness = SeededRandomness(args.random_seed) if args.random_seed else SystemRandomness()
-        store = await Store.open(args.db)
+        store = await open_store(args.db, owner=args.owner, lease_seconds=args.lease)
         return BeloteApp(store, platform, drand=drand, settings=settings, randomness=randomness)
 
     return factory
@@ -161,13 +184,13 @@ def export_command(args: argparse.Namespace) -> int:
 
 async def _export(args: argparse.Namespace) -> int:
     from bot.app import BeloteApp
-    from bot.store import Store
+    from bot.store import is_postgres, open_store
     from bot.transcript import dumps
 
-    if not Path(args.db).exists():
+    if not is_postgres(args.db) and not Path(args.db).exists():
         print(f"No database at {args.db}.", file=sys.stderr)
         return 2
-    store = await Store.open(args.db)
+    store = await open_store(args.db)
     try:
         if args.match is None:
             row = await store.latest_match()

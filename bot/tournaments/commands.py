@@ -54,9 +54,10 @@ NUMBER_OPTIONS: dict[str, tuple[str, int, int]] = {
 
 async def attach_tournaments(app: Any, host: TableHost, db_path: str | None = None) -> Any:
     """Start the tournament service on the app's scheduler, clock and platform, with its
-    own tables in the app's database file; sets and returns `app.tournaments`."""
+    own tables in the app's database (a file or PostgreSQL); sets and returns
+    `app.tournaments`. Jobs it claims carry the store's owner name (which process ran it)."""
     path = db_path or getattr(app.store, "path", ":memory:")
-    db = await TournamentDB.open(path)
+    db = await TournamentDB.open(path, owner=getattr(app.store, "owner", "local"))
     service = TournamentService(db, app.scheduler, app.clock, app.platform, host)
     await service.start()
     app.tournaments = service

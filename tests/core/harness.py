@@ -28,7 +28,7 @@ class Harness:
     clock: FakeClock
     scheduler: FakeScheduler
     platform: RecordingPlatform
-    path: Path
+    path: Path | str  # a SQLite file or a PostgreSQL URL
     replies: list[tuple[str, Reply]] = field(default_factory=list)
 
     async def cmd(self, who: str | User, text: str, channel: Channel = CHANNEL) -> list[Reply]:
@@ -78,12 +78,13 @@ class Harness:
 
 
 async def make_harness(
-    path: Path, *, start: float = 1_800_000_000.0, drand: Any = None, **settings: Any
+    path: Path | str, *, start: float = 1_800_000_000.0, drand: Any = None, **settings: Any
 ) -> Harness:
     clock = FakeClock(start)
     scheduler = FakeScheduler(clock)
     platform = RecordingPlatform()
-    store = await Store.open(path)
+    # one name across restarts: the same process restarted takes its tables back at once
+    store = await Store.open(path, owner="harness")
     opts = {"drand": drand is not None, "render_images": False, "bot_delay": 1.0}
     opts.update(settings)
     app = BeloteApp(
