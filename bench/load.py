@@ -14,7 +14,10 @@ processes) and the memory a table.
 
 ``--processes N`` runs N bot processes, each with ``tables / N`` tables and its own
 thinking pool, measured over the same window; with SQLite each process has its own
-database file (one process owns a SQLite database).
+database file (one process owns a SQLite database), with PostgreSQL they share one
+database and each holds the leases of the tables it opened.
+
+    python bench/load.py --tables 1000 --seconds 20 --db postgresql --processes 2
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from bot import bots
 from bot.app import BeloteApp, Settings
 from bot.clock import SeededRandomness
 from bot.platform import Channel, NullPlatform, User
-from bot.store import Store
+from bot.store import Store, is_postgres, open_store
 
 TICK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -82,18 +85,18 @@ async def open_tables(app: BeloteApp, n: int, level: str, offset: int) -> None:
         assert replies and replies[0].ok, replies
 
 
-async def open_store(target: str) -> tuple[Any, str]:
-    """The store of ``--db``: ``sqlite`` (a new temporary file) or a directory for it."""
-    if target.startswith(("postgresql://", "postgres://")):
-        raise SystemExit("PostgreSQL: needs bot.store.open_store (not on this branch yet)")
+async def bench_store(target: str) -> tuple[Store, str]:
+    """The store of ``--db``: ``sqlite`` (a new temporary file), a directory for the SQLite
+    file, or a ``postgresql://`` URL."""
+    if is_postgres(target):
+        return await open_store(target), "PostgreSQL"
     directory = Path(tempfile.mkdtemp(prefix="belote-bench-") if target == "sqlite" else target)
-    path = directory / "load.db"
-    return await Store.open(path), str(path)
+    return await open_store(str(directory / "load.db")), "SQLite"
 
 
 async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> dict[str, Any]:
     """Open the tables, wait for ``go`` (several processes start together), measure."""
-    store, where = await open_store(args.db)
+    store, where = await bench_store(args.db)
     settings = Settings(
         bot_delay=args.bot_delay,
         drand=False,
@@ -175,7 +178,7 @@ def report(args: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
     where = "in the process pool" if args.level in bots.SEARCHING_LEVELS else "in the event loop"
     print(
         f"live tables: {total('live'):.0f} of {tables:.0f} ({len(runs)} process(es), "
-        f"{'PostgreSQL' if args.db.startswith('postgres') else 'SQLite'}, "
+        f"{runs[0]['db']}, "
         f"{args.level} bots, a move every {args.bot_delay:g} s; "
         f"opened in {max(r['setup'] for r in runs):.1f} s)"
     )
@@ -252,7 +255,9 @@ def parent(args: argparse.Namespace) -> list[dict[str, Any]]:
             "--level",
             args.level,
             "--db",
-            args.db if args.db == "sqlite" else str(Path(args.db) / f"p{i}"),
+            args.db
+            if args.db == "sqlite" or is_postgres(args.db)
+            else str(Path(args.db) / f"p{i}"),
         ]
         procs.append(
             subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -276,7 +281,12 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--bot-delay", type=float, default=1.0, help="seconds between moves")
     p.add_argument("--level", default="normal", choices=("easy", "normal", "hard", "expert"))
-    p.add_argument("--db", default="sqlite", help="sqlite (a temporary file) or a directory")
+    p.add_argument(
+        "--db",
+        default="sqlite",
+        help="sqlite (a temporary file), a directory for it, a postgresql:// URL, or "
+        "postgresql (a throwaway server of the OS package, started and stopped here)",
+    )
     p.add_argument("--processes", type=int, default=1)
     p.add_argument("--profile", default=None, help="write a cProfile of the measured window")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -285,7 +295,17 @@ def main() -> None:
     if args.child:
         asyncio.run(child(args))
         return
-    runs = parent(args) if args.processes > 1 else [asyncio.run(measure(args))]
+    server = None
+    if args.db == "postgresql":  # a throwaway server of the OS package, fsync on
+        from tests.pg import PgServer
+
+        server = PgServer.start(durable=True)
+        args.db = server.create_database("bench")
+    try:
+        runs = parent(args) if args.processes > 1 else [asyncio.run(measure(args))]
+    finally:
+        if server is not None:
+            server.stop()
     report(args, runs)
 
 
