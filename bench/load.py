@@ -196,7 +196,12 @@ def report(args: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
     )
     print(
         f"bots' think time ({where}): p50 {pct(think, 50):.2f} ms, "
-        f"p99 {pct(think, 99):.2f} ms, max {max(think or [0]):.2f} ms ({len(think)} decisions)"
+        f"p99 {pct(think, 99):.2f} ms, max {max(think or [0]):.2f} ms ({len(think)} decisions"
+        + (
+            f"; {total('pool_cpu') / len(think) * 1000:.0f} ms of CPU each)"
+            if total("pool_workers") and think
+            else ")"
+        )
     )
     print(f"bots' timers fire late by: p50 {pct(lags, 50):.1f} ms, p99 {pct(lags, 99):.1f} ms")
     per = cpu / max(table_minutes, 1e-9)
