@@ -6,7 +6,7 @@ expert in the process pool (``bot.bots``). Prints live tables, actions a second,
 p50/p99 latency of handling an action (commit + apply + building the posts), the loop's
 CPU an action, the bots' think time (asking to answer, the pool's queue included), how
 late the bots' timers fire, the CPU a table-minute (this process and its thinking
-processes) and the memory a table.
+processes), the garbage collector's pauses and the memory a table.
 
     python bench/load.py --tables 1000 --seconds 20
     python bench/load.py --tables 30 --seconds 60 --level expert --bot-delay 3
@@ -122,6 +122,16 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
     a0, c0 = app.actions_applied, store.commits
     pids = bots.pool.pids()
     pool0 = {p: cpu_seconds(p) for p in pids}
+    pauses: list[float] = []
+    began = [0.0]
+
+    def on_gc(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses.append(time.perf_counter() - began[0])
+
+    gc.callbacks.append(on_gc)
     cpu0, loop0 = cpu_seconds(), time.thread_time()
     profiler = None
     if args.profile:
@@ -134,6 +144,7 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
         await asyncio.sleep(0.2)
     elapsed = time.perf_counter() - start
     loop_cpu = time.thread_time() - loop0
+    gc.callbacks.remove(on_gc)
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)
@@ -150,6 +161,7 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
         "latencies": list(app.latencies),
         "think": [s for _, s in app.think_times],
         "lags": list(app.deadline_lags),
+        "gc": pauses,
         "loop_cpu": loop_cpu,
         "cpu": cpu,
         "pool_cpu": pool_cpu,
@@ -204,11 +216,24 @@ def report(args: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
         )
     )
     print(f"bots' timers fire late by: p50 {pct(lags, 50):.1f} ms, p99 {pct(lags, 99):.1f} ms")
-    per = cpu / max(table_minutes, 1e-9)
+    # What a table at this pace costs: the CPU of a move (handling it, and thinking in
+    # the pool) times the moves a table makes a minute. Measured as used, CPU a
+    # table-minute understates it when the pool is saturated (the moves wait in its queue).
+    a_move = total("cpu") / max(1, actions) + total("pool_cpu") / max(1, len(think))
+    need = a_move * 60 / args.bot_delay
+    used = cpu / max(table_minutes, 1e-9)
+    saturated = bool(think) and pct(think, 50) / 1000 > args.bot_delay
     print(
-        f"CPU: {per * 1000:,.0f} ms a table-minute ({args.level}; bot processes "
-        f"{total('cpu'):.1f} s, thinking processes {total('pool_cpu'):.1f} s) "
-        f"= {60 / max(per, 1e-9):,.0f} tables a core at this pace"
+        f"CPU: {need * 1000:,.0f} ms a table-minute at a move every {args.bot_delay:g} s "
+        f"({args.level}: {a_move * 1000:.3g} ms a move) = {60 / max(need, 1e-9):,.0f} tables "
+        f"a core; used {used * 1000:,.0f} ms a table-minute (bot processes "
+        f"{total('cpu'):.1f} s, thinking processes {total('pool_cpu'):.1f} s)"
+        + ("; the thinking processes were saturated" if saturated else "")
+    )
+    gc_pauses = [x * 1000 for r in runs for x in r["gc"]]
+    print(
+        f"garbage collection in the window: {len(gc_pauses)} pauses, "
+        f"{sum(gc_pauses):.0f} ms in all, the longest {max(gc_pauses or [0]):.1f} ms"
     )
     workers = total("pool_workers")
     print(
