@@ -37,6 +37,10 @@ from engine import RULESETS, Action, EngineError, InvalidCard, parse_card
 log = logging.getLogger(__name__)
 
 
+#: Where the docs publish web/verify, the page that checks a match in the player's browser.
+VERIFY_PAGE = "https://belote-bot.github.io/belote-bot/verify/"
+
+
 @dataclass
 class Settings:
     """Process-wide settings (a table's own settings are in ``TableSettings``)."""
@@ -52,6 +56,7 @@ class Settings:
     max_tables_per_channel: int = 20
     record_latency: bool = False
     tournaments: bool = False  # attach bot.tournaments (its own tables in the database)
+    verify_page: str = VERIFY_PAGE  # the browser check /verify links to (web/verify)
 
     @property
     def pause(self) -> float:

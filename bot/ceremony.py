@@ -233,6 +233,7 @@ class Ceremony:
     async def _cmd_verify(self, ctx: _Ctx) -> list[Reply]:
         row = await self._finished_match(ctx, ctx.args)
         transcript = await self.transcript(row.id)
+        from bot.transcript import dumps
         from bot.verify import verify_transcript
 
         # With a drand client configured, compare the value with what drand itself serves.
@@ -240,9 +241,22 @@ class Ceremony:
         report = await verify_transcript(transcript, online=online, drand_client=self.drand)
         loc = ctx.locale
         if report.ok:
-            return [Reply(_("verify-ok", loc, match=f"m{row.id}", checks=len(report.checks)))]
-        failed = ", ".join(c.name for c in report.failed)
-        return [Reply(_("verify-failed", loc, match=f"m{row.id}", failed=failed), ok=False)]
+            text = _("verify-ok", loc, match=f"m{row.id}", checks=len(report.checks))
+        else:
+            failed = ", ".join(c.name for c in report.failed)
+            text = _("verify-failed", loc, match=f"m{row.id}", failed=failed)
+        # The transcript goes with the answer, and the page that checks it on the player's
+        # own device: nobody has to take the bot's word for its own deals.
+        name = f"belote-m{row.id}.json"
+        page = _("verify-page", loc, url=self.settings.verify_page, file=name)
+        return [
+            Reply(
+                f"{text}\n{page}",
+                ok=report.ok,
+                file=dumps(transcript).encode("utf-8"),
+                file_name=name,
+            )
+        ]
 
     async def _cmd_replay(self, ctx: _Ctx) -> list[Reply]:
         """``/replay [MATCH] [DEAL]``: an animated picture of one played deal of a finished

@@ -61,7 +61,9 @@ class Reply:
     ``ok`` is False when the input was refused (bad card, stale button...): adapters may
     show it as an alert. Nothing changed in that case. ``key``: the post key this reply
     shows, when it is one (``/hand`` and "Show my hand" give the player's ``hand:`` key),
-    so an adapter knows exactly which later posts edit it.
+    so an adapter knows exactly which later posts edit it. ``file``: a document sent with
+    the answer, named ``file_name`` (``/verify`` attaches the match transcript, so a player
+    can check it on their own device).
     """
 
     text: str
@@ -70,6 +72,8 @@ class Reply:
     image_name: str = "hand.png"
     buttons: Buttons = ()
     key: str | None = None
+    file: bytes | None = None
+    file_name: str = "transcript.json"
 
 
 class Platform(Protocol):

@@ -60,6 +60,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--timer", type=float, default=60.0, metavar="S", help="turn timer")
     p.add_argument("--window", type=float, default=20.0, metavar="S", help="seed window")
     p.add_argument("--ruleset", default="club", help="default ruleset of new tables")
+    p.add_argument(
+        "--verify-page",
+        default=os.environ.get("BELOTE_VERIFY_PAGE"),
+        metavar="URL",
+        help="the browser check /verify links to (default: the docs' web/verify)",
+    )
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
     p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
@@ -131,6 +137,8 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             render_images=bool(getattr(args, "images", None)) or args.platform != "console",
             tournaments=True,
         )
+        if getattr(args, "verify_page", None):
+            settings.verify_page = args.verify_page
         drand = None
         if not args.no_drand:
             from bot.drand import PUBLIC_RELAYS, DrandClient

@@ -4,7 +4,8 @@ Public posts print as ``#table | text``, private ones as ``@NAME | text`` (one l
 of text). A chat platform edits a post in place; a terminal cannot, so an edit prints only
 the lines that are new since the post's last version (the bids so far, whose turn it is,
 the trick), and an edit that changes nothing prints nothing. Pictures, when the renderer
-made one, are saved under ``images_dir`` (the same PNGs the chat platforms send).
+made one, are saved under ``images_dir`` (the same PNGs the chat platforms send); a file an
+answer carries (``/verify``'s transcript) there too, else in the current directory.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from bot.i18n import _
 from bot.platform import Post, Reply
 
 USER_PREFIX = "console:"
@@ -55,5 +57,11 @@ class ConsolePlatform:
             name = re.sub(r"[^A-Za-z0-9_.-]+", "_", post.key) + Path(post.image_name).suffix
             (self.images_dir / name).write_bytes(post.image)
 
-    def reply(self, name: str, reply: Reply) -> None:
+    def reply(self, name: str, reply: Reply, locale: str = "en") -> None:
         self._write(f"@{name}", reply.text)
+        if reply.file is not None:
+            folder = self.images_dir or Path.cwd()
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / re.sub(r"[^A-Za-z0-9_.-]+", "_", reply.file_name)
+            path.write_bytes(reply.file)
+            self._write(f"@{name}", _("file-saved", locale, path=str(path)))

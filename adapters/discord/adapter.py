@@ -546,7 +546,8 @@ class DiscordAdapter:
             items.append(_Item(None, next(self._seq), shown(note, None, "", ())))
         for reply in replies:
             key = reply.key
-            view = shown(reply.text, reply.image, reply.image_name, reply.buttons, place)
+            document = None if reply.file is None else (reply.file_name, reply.file)
+            view = shown(reply.text, reply.image, reply.image_name, reply.buttons, place, document)
             items.append(_Item(key, next(self._seq), view, public=public and reply.ok))
         return items
 
