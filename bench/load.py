@@ -103,6 +103,7 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
         render_images=False,
         record_latency=True,
         max_tables_per_channel=100_000,
+        long_running=True,  # as `belote run`
     )
     app = BeloteApp(store, NullPlatform(), settings=settings, randomness=SeededRandomness(1))
     await app.start()
