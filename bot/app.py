@@ -17,14 +17,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot import bots, texts
+from bot import bots, parse, texts
 from bot.bots import think
-from bot.ceremony import DRAND_GRACE, Ceremony
+from bot.ceremony import DRAND_GRACE, Ceremony, keep_secrets
 from bot.clock import Clock, Randomness, SystemClock, SystemRandomness
 from bot.i18n import _
 from bot.inputs import Ctx as _Ctx
 from bot.inputs import Refused
-from bot.inputs import is_table_id as _is_table_id
 from bot.leases import LeaseKeeper
 from bot.lobby import Lobby
 from bot.platform import Channel, NullPlatform, Platform, Reply, User
@@ -33,7 +32,7 @@ from bot.scheduler import ApsScheduler, Scheduler
 from bot.store import Deadline, LeaseLost, LogEntry, Store, TableRow, Write
 from bot.table import MatchRun, Table, ai_seed
 from bot.tournament_host import TournamentHost
-from engine import RULESETS, Action, EngineError, InvalidCard, parse_card
+from engine import Action, EngineError
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +126,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             tune_gc()
         self._update_idle()
         if self.store.shared:  # other processes may take tables over, and leave theirs
+            self.store.lease_lost = self.drop_tables
             self._leases = LeaseKeeper(self.store, self, serves)
             self._leases.start()
         if self.settings.tournaments and self.store.path != ":memory:":
@@ -151,6 +151,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 entries = await self.store.log(row.match_id)
                 if entries:
                     t.run = MatchRun.replay(entries, t.id)
+                    if not t.run.over:
+                        keep_secrets(t.run)
             self.tables[t.id] = t
             await self._resume(t, deadlines.get(t.id))
         self._update_idle()
@@ -200,7 +202,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 except Exception:
                     log.exception("tournament service did not stop cleanly")
         if self._leases is not None:
-            await self.store.release_leases()  # another process may take them at once
+            await self.store.flush()  # what was handed in is committed under our leases,
+            await self.store.release_leases()  # then another process may take them at once
         await self.store.close()
 
     def busy(self) -> bool:
@@ -208,9 +211,19 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         return any(t.status == "playing" for t in self.tables.values())
 
     async def wait_idle(self) -> None:
-        while self.busy():
-            self._idle.clear()
-            await self._idle.wait()
+        """Until no match is in progress here, nor (on a shared database) at a table of
+        ours that another process holds: a dead one's will be taken over and finished."""
+        while True:
+            while self.busy():
+                self._idle.clear()
+                await self._idle.wait()
+            if self._leases is None:
+                return
+            serves = getattr(self.platform, "serves", None)
+            elsewhere = await self.store.playing_elsewhere(serves, set(self.tables))
+            if not elsewhere:
+                return
+            await asyncio.sleep(self._leases.period)
 
     def _update_idle(self) -> None:
         if not self.busy():
@@ -230,10 +243,25 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         return lock
 
     async def command(self, user: User, channel: Channel, text: str) -> list[Reply]:
-        """A typed command (``/play TD``); returns the answers for ``user`` only."""
-        words = (text or "").strip().split()
+        """A typed command (``/play TD``); returns the answers for ``user`` only.
+
+        Never raises on what a user types: a bad input is refused (nothing changes), and an
+        unexpected error is logged with its traceback (secrets redacted) and answered with
+        the internal-error text, while every other table goes on."""
+        try:
+            return await self._command(user, channel, text if isinstance(text, str) else "")
+        except Refused as r:
+            return [self._refusal(user, r.key, **r.kwargs)]
+        except Exception:
+            log.exception("command %s by %s failed", _loggable(text), user.id)
+            return [self._refusal(user, "err-internal")]
+
+    async def _command(self, user: User, channel: Channel, text: str) -> list[Reply]:
+        if len(text) > parse.MAX_TEXT:
+            raise Refused("err-too-long", limit=parse.MAX_TEXT)
+        words = text.strip().split()
         if not words:
-            return [self._refusal(user, "err-empty")]
+            raise Refused("err-empty")
         name = words[0].lstrip("/").lower().split("@", 1)[0]
         args = words[1:]
         if name == "table" and args and args[0].lower() in ("create", "list", "close"):
@@ -245,19 +273,19 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         if handler is None and name in TOURNAMENT_COMMANDS:
             return await self._tournament_command(user, channel, name, args)
         if handler is None:
-            return [self._refusal(user, "err-unknown-command", command=words[0][:30])]
-        ctx = _Ctx(user, channel, args)
-        try:
-            return await handler(ctx)
-        except Refused as r:
-            return [Reply(_(r.key, user.locale, **r.kwargs), ok=False)]
+            raise Refused("err-unknown-command", command=parse.echo(words[0]))
+        return await handler(_Ctx(user, channel, args))
 
     async def press(self, user: User, channel: Channel, action: str) -> list[Reply]:
-        """A button press; ``action`` is what a ``Button`` carried."""
+        """A button press; ``action`` is what a ``Button`` carried (or anything a forged
+        or outdated client sends: the same guarantees as :meth:`command`)."""
         try:
-            return await self._press(_Ctx(user, channel), action or "")
+            return await self._press(_Ctx(user, channel), action if isinstance(action, str) else "")
         except Refused as r:
-            return [Reply(_(r.key, user.locale, **r.kwargs), ok=False)]
+            return [self._refusal(user, r.key, **r.kwargs)]
+        except Exception:
+            log.exception("press %r by %s failed", str(action)[:120], user.id)
+            return [self._refusal(user, "err-internal")]
 
     def _refusal(self, user: User, key: str, **kwargs: Any) -> Reply:
         return Reply(_(key, user.locale, **kwargs), ok=False)
@@ -302,13 +330,13 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
 
     def _pick_table(self, ctx: _Ctx, *, seated: bool = True) -> Table:
         """The table a command is about: named (``t3``), or the user's one in this channel."""
-        named = [a for a in ctx.args if _is_table_id(a)]
+        named = [parse.table_ref(a) for a in ctx.args if parse.is_table_ref(a)]
         if named:
-            ctx.args = [a for a in ctx.args if not _is_table_id(a)]
-            tid = int(named[0][1:])
+            ctx.args = [a for a in ctx.args if not parse.is_table_ref(a)]
+            tid = named[0]
             t = self.tables.get(tid)
             if t is None or t.status == "closed":
-                raise Refused("err-no-such-table", table=named[0].lower())
+                raise Refused("err-no-such-table", table=f"t{tid}")
             if t.channel != ctx.channel.id:
                 raise Refused("err-wrong-channel", table=t.tid)
             if seated and t.seat_of(ctx.user.id) is None:
@@ -346,12 +374,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         t = self._pick_table(ctx)
         if not ctx.args:
             raise Refused("err-bid-format")
-        word = ctx.args[0].lower()
-        if word in ("pass", "take", "contre", "recontre"):
-            action = Action.parse(word)
-        elif word.upper() in ("C", "D", "H", "S", "NT", "AT"):
-            action = Action.bid(word.upper())
-        else:
+        action = parse.bid(ctx.args[0])
+        if len(ctx.args) > 1:
             raise Refused("err-bid-format")
         return await self._player_action(ctx, t, action)
 
@@ -363,11 +387,10 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         t = self._pick_table(ctx)
         if not ctx.args:
             raise Refused("err-play-format")
-        try:
-            card = parse_card(ctx.args[0].upper())
-        except InvalidCard:
-            raise Refused("err-card", card=ctx.args[0][:10]) from None
-        flags = {a.lower() for a in ctx.args[1:]}
+        card = parse.card(ctx.args[0])
+        flags = {a.lower() for a in ctx.args[1:4]}
+        if len(ctx.args) > 4:
+            raise Refused("err-play-format")
         if not flags <= {"belote", "melds", "nomelds"}:
             raise Refused("err-play-format")
         seat = t.seat_of(ctx.user.id)
@@ -590,6 +613,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         async with self._lock(t):
             if t.run is not run or run.over or t.status != "playing" or run.seq != nonce:
                 return  # someone acted first (a player beating their timer): theirs stands
+            if self.tables.get(t.id) is not t:
+                return  # dropped meanwhile (another process holds it, or it was re-read)
             await self._apply_action(t, seat, action, by)
 
     async def _record(
@@ -628,8 +653,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         try:
             await self.store.write(w)
         except LeaseLost:
-            self.drop_tables({t.id})  # another process runs it now: nothing more here
-            raise
+            raise  # another process runs it now (dropped here): nothing to reload or re-arm
         except Exception:
             log.exception("could not store table %s; reloading it", t.tid)
             await self._reload(t)
@@ -666,15 +690,13 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             except ImportError:
                 raise Refused("err-stale-button") from None
             return await handle_tournament_press(self, ctx.user, ctx.channel, action)
-        parts = action.split(":", 3)
-        if len(parts) != 4 or not _is_table_id(parts[0]) or not parts[1].isdigit():
-            raise Refused("err-stale-button")
-        t = self.tables.get(int(parts[0][1:]))
+        p = parse.press(action)
+        t = self.tables.get(p.table)
         if t is None or t.status == "closed":
             raise Refused("err-table-gone")
         if t.channel != ctx.channel.id:
             raise Refused("err-wrong-channel", table=t.tid)
-        seq, seat_text, code = int(parts[1]), parts[2], parts[3]
+        seq, code = p.seq, p.code
         ctx.table = t
         if code == "hand":
             return await self._cmd_hand(_Ctx(ctx.user, ctx.channel, [t.tid]))
@@ -693,7 +715,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         except EngineError:
             raise Refused("err-stale-button") from None
         my_seat = t.seat_of(ctx.user.id)
-        if seat_text != "-" and (my_seat is None or str(my_seat) != seat_text):
+        if p.seat is not None and my_seat != p.seat:
             raise Refused("err-not-your-hand")
         async with self._lock(t):
             run = t.run
@@ -747,8 +769,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
     async def _cmd_rules(self, ctx: _Ctx) -> list[Reply]:
         ruleset = None
         for a in ctx.args:
-            if a.lower() in RULESETS:
-                ruleset = a.lower()
+            if not parse.is_table_ref(a):
+                ruleset = parse.ruleset(a)
         if ruleset is None:
             here = self._channel_tables(ctx.channel)
             mine = [t for t in here if t.seat_of(ctx.user.id) is not None] or here
@@ -788,6 +810,15 @@ def _choose_variant(
     if belote and strict and not best[1].belote:
         return Action.play(card, belote=True)  # refused below with a clear message
     return best[1]
+
+
+def _loggable(text: object) -> str:
+    """A command for a log line: cut short, and a seed being sent never written (it is
+    registered as a secret only once read)."""
+    words = str(text)[:200].split()
+    if words and words[0].lstrip("/").lower().startswith("seed"):
+        words = words[:1] + ["[seed]"] * (len(words) > 1)
+    return repr(" ".join(words))
 
 
 __all__ = ["BeloteApp", "Refused", "Settings"]

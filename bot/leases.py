@@ -1,16 +1,17 @@
 """Keeping this process's table leases alive, and taking over the tables of a process that
 died.
 
-Every ``lease_seconds / 3`` the keeper renews the leases this process holds (a table whose
-lease could not be renewed is another process's now: it is dropped here at once), then
-claims the unfinished tables whose lease ran out (their process was killed, or stalled
-past its lease) among the channels this process serves, and hands them to the app, which
-rebuilds each from its log and arms its deadline again. The database's clock decides what
-has run out, so the processes' clocks need not agree.
+Every ``lease_seconds / 3`` (at most a second) the keeper renews the leases this process
+holds (a table whose lease could not be renewed is another process's now: it is dropped
+here at once), then claims the unfinished tables whose lease ran out (their process was
+killed, or stalled past its lease) among the channels this process serves, and hands them
+to the app, which rebuilds each from its log and arms its deadline again. The database's
+clock decides what has run out, so the processes' clocks need not agree.
 
 Safety does not rest on this loop's timing: every commit checks its tables' leases in its
 own transaction (``bot/store_postgres.py``). The loop only decides how soon a dead
-process's tables come back: within one lease time and one period of this loop.
+process's tables come back: within one lease time and one period of this loop (a lease
+runs out at most ``lease_seconds`` after its process's last commit or renewal).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ class LeaseKeeper:
         self.store = store
         self.runner = runner
         self.serves = serves
-        self.period = max(0.05, store.lease_seconds / 3)
+        self.period = max(0.05, min(1.0, store.lease_seconds / 3))
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:

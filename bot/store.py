@@ -21,6 +21,7 @@ processes on one database never hand out the same id.
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import json
 import logging
@@ -184,7 +185,7 @@ class LeaseLost(Refused):
 Serves = Callable[[str], bool]  # does this process serve that channel (its shards)?
 
 
-class Store:
+class Store(abc.ABC):
     """The interface both engines implement, and the group commit they share.
 
     An engine provides ``_commit`` (one transaction for a merged :class:`Write`), the ids,
@@ -194,6 +195,8 @@ class Store:
     shared = False  # can several processes use this database at once?
     owner = "local"  # who this process is, in the table leases
     lease_seconds = 0.0
+    # told at once when a commit finds tables another process holds now (the app drops them)
+    lease_lost: Callable[[set[int]], None] | None = None
 
     def __init__(self, target: str) -> None:
         self.target = target
@@ -209,46 +212,49 @@ class Store:
 
     # --- what an engine provides -----------------------------------------------------
 
-    async def migrate(self) -> int:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def migrate(self) -> int: ...
 
-    async def close(self) -> None:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def close(self) -> None: ...
 
+    @abc.abstractmethod
     async def new_table_id(self) -> int:
-        raise NotImplementedError
+        """A new table's id, from the database (with its lease, where there are leases)."""
 
-    async def new_match_id(self) -> int:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def new_match_id(self) -> int: ...
 
+    @abc.abstractmethod
     async def _commit(self, w: Write) -> None:
-        raise NotImplementedError
+        """One transaction for ``w``: all of it or nothing (``LeaseLost`` when a table of
+        it is another process's now). The one place every change is written."""
 
-    async def open_tables(self) -> list[TableRow]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def open_tables(self) -> list[TableRow]: ...
 
-    async def table(self, table_id: int) -> TableRow | None:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def table(self, table_id: int) -> TableRow | None: ...
 
-    async def table_by_ref(self, ref: str) -> TableRow | None:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def table_by_ref(self, ref: str) -> TableRow | None: ...
 
-    async def match(self, match_id: int) -> MatchRow | None:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def match(self, match_id: int) -> MatchRow | None: ...
 
+    @abc.abstractmethod
     async def latest_match(
         self, channel: str | None = None, *, ended: bool = False
-    ) -> MatchRow | None:
-        raise NotImplementedError
+    ) -> MatchRow | None: ...
 
-    async def matches(self, status: str | None = None) -> list[MatchRow]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def matches(self, status: str | None = None) -> list[MatchRow]: ...
 
-    async def log(self, match_id: int) -> list[LogEntry]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def log(self, match_id: int) -> list[LogEntry]: ...
 
-    async def deadlines(self) -> dict[int, Deadline]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    async def deadlines(self) -> dict[int, Deadline]: ...
 
     # --- table leases (one process: every unfinished table is its own) ----------------
 
@@ -259,11 +265,15 @@ class Store:
             return []
         return [r for r in await self.open_tables() if serves is None or serves(r.channel)]
 
+    async def playing_elsewhere(self, serves: Serves | None, here: set[int]) -> list[int]:
+        """Tables with a match in progress (of the channels served) not in ``here``."""
+        return []
+
     async def renew_leases(self) -> set[int] | None:
         """Extend this process's leases; the tables it still holds (None: all of them)."""
         return None
 
-    async def release_leases(self) -> None:
+    async def release_leases(self) -> None:  # noqa: B027 (one process: nothing to give up)
         """Give this process's tables up at once (a clean stop), for another to take."""
 
     # --- writing ---------------------------------------------------------------------
@@ -302,7 +312,8 @@ class Store:
                 if not fut.done():
                     fut.set_result(None)
 
-    async def _drain(self) -> None:
+    async def flush(self) -> None:
+        """Wait until every write handed in so far is committed (or has failed)."""
         if self._flusher is not None:
             await asyncio.shield(self._flusher)
 
@@ -365,7 +376,7 @@ class SQLiteStore(Store):
         return version
 
     async def close(self) -> None:
-        await self._drain()
+        await self.flush()
         await self._conn.close()
 
     # --- ids (from the database's counters, in their own short transaction) ----------

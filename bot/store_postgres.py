@@ -158,7 +158,7 @@ class PostgresStore(Store):
         return int(version)
 
     async def close(self) -> None:
-        await self._drain()
+        await self.flush()
         await self._pool.close()
 
     # --- ids: a table's id comes with its lease --------------------------------------
@@ -192,7 +192,10 @@ class PostgresStore(Store):
                     self.lease_seconds,
                 )
                 if len(held) != len(touched):
-                    raise LeaseLost(set(touched) - {r[0] for r in held})
+                    lost = set(touched) - {r[0] for r in held}
+                    if self.lease_lost is not None:
+                        self.lease_lost(lost)
+                    raise LeaseLost(lost)
             for sql, rows in write_statements(w):
                 await c.executemany(dollar(sql), rows)
 
@@ -226,6 +229,14 @@ class PostgresStore(Store):
             return []
         got = await self._pool.fetch("SELECT * FROM tables WHERE id = ANY($1::bigint[])", ids)
         return sorted((_table(r) for r in got), key=lambda r: r.id)
+
+    async def playing_elsewhere(self, serves: Serves | None, here: set[int]) -> list[int]:
+        rows = await self._pool.fetch("SELECT id, channel FROM tables WHERE status = 'playing'")
+        return [
+            r["id"]
+            for r in rows
+            if r["id"] not in here and (serves is None or serves(r["channel"]))
+        ]
 
     async def renew_leases(self) -> set[int] | None:
         rows = await self._pool.fetch(

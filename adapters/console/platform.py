@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from pathlib import Path
 from typing import TextIO
 
@@ -23,6 +24,23 @@ USER_PREFIX = "console:"
 
 def user_name(user_id: str) -> str:
     return user_id[len(USER_PREFIX) :] if user_id.startswith(USER_PREFIX) else user_id
+
+
+def safe_line(line: str) -> str:
+    """A line fit for a terminal: control and invisible characters (ANSI escapes, NUL,
+    carriage returns, bidirectional overrides) written as escapes (``\\x1b``), so a
+    name or a word someone typed cannot move the cursor or rewrite another player's
+    screen. Everything else, accents and card suits included, is printed as is."""
+    if line.isprintable():
+        return line
+    return "".join(ascii(ch)[1:-1] if _hidden(ch) else ch for ch in line)
+
+
+def _hidden(ch: str) -> bool:
+    """Control, format, surrogate, private or unassigned, or a line break of its own;
+    a no-break space (French text has one before each colon) is shown as a space."""
+    kind = unicodedata.category(ch)
+    return kind[0] == "C" or kind in ("Zl", "Zp")
 
 
 def new_lines(before: str, after: str) -> str:
@@ -41,8 +59,13 @@ class ConsolePlatform:
         if not text:
             return
         for line in text.split("\n"):
-            self.out.write(f"{prefix} | {line}\n")
+            self.out.write(f"{safe_line(prefix)} | {safe_line(line)}\n")
         self.out.flush()
+
+    def serves(self, channel_id: str) -> bool:
+        """The core's channels this process serves (on a shared database, the terminal's
+        only: another platform's tables are left to that platform's processes)."""
+        return channel_id.startswith("console:")
 
     async def deliver(self, post: Post) -> None:
         key = f"{post.to_user or ''}|{post.key}"

@@ -75,6 +75,8 @@ async def run_console(
 ) -> int:
     """Feed stdin to the app until it ends, then wait for every match to finish."""
     stdin = stdin or sys.stdin
+    if hasattr(stdin, "reconfigure"):  # bytes that are not UTF-8 become U+FFFD, never a crash
+        stdin.reconfigure(errors="replace")
     await app.start()
     try:
         if options.solo:

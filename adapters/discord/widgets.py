@@ -176,7 +176,7 @@ class Shown:
 
     def send_kwargs(self) -> dict[str, Any]:
         """For ``send``/``send_message``/``followup.send`` (a new message)."""
-        kwargs: dict[str, Any] = {"content": self.content}
+        kwargs: dict[str, Any] = {"content": self.content, "allowed_mentions": NO_PINGS}
         files = self.files()
         if files:
             kwargs["files"] = files
@@ -190,9 +190,21 @@ class Shown:
         (the old picture and buttons go when the new post has none)."""
         return {
             "content": self.content,
+            "allowed_mentions": NO_PINGS,
             "attachments": self.files(),
             "view": build_view(self.buttons, self.place),
         }
+
+
+def plain_text(text: str) -> str:
+    """The core writes plain text; Discord reads markdown and mentions. Escaped, a name
+    such as ``**Eve**``, ``@everyone`` or ``<@123456789012345678>`` (or a word a player
+    typed, shown back in a refusal) reads as typed: no bold, no link, no ping (and
+    every message also goes with no allowed mentions)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+NO_PINGS = discord.AllowedMentions.none()
 
 
 def shown(
@@ -203,5 +215,6 @@ def shown(
     place: str | None = None,
     document: tuple[str, bytes] | None = None,
 ) -> Shown:
+    text = plain_text(text)
     content = text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
     return Shown(content, image, image_name, buttons, place, document)

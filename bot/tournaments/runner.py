@@ -130,10 +130,14 @@ class TournamentService:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Load every tournament, re-arm its deadlines, and carry on any round that was
+        """Load every tournament (of the servers this process serves, when it is one
+        shard of several), re-arm its deadlines, and carry on any round that was
         interrupted (tables not yet opened, a finished round not yet followed)."""
+        serves = getattr(self.platform, "serves", None)  # a shard: its servers' events only
         async with self._changing():
             for t in await self.db.load_all():
+                if serves is not None and not serves(t.channel):
+                    continue
                 self.tournaments[t.id] = t
                 for slot in t.tables.values():
                     if slot.table_ref is not None:
@@ -727,7 +731,7 @@ class TournamentService:
             await self.ratings.record_match(match_ref, ruleset, team_a, team_b, winner, now)
             if not from_lobby:
                 return
-            for t in self.tournaments.values():
+            for t in list(self.tournaments.values()):  # a reload may replace one
                 if not t.is_ladder or t.status != "running" or t.ruleset != ruleset:
                     continue
                 if scope_of(channel) != t.scope():

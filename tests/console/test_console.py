@@ -53,8 +53,16 @@ async def test_an_edit_prints_only_what_changed():
     ]
 
 
-def run_belote(args: list[str], stdin: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "", "TELEGRAM_TOKEN": ""}
+def run_belote(
+    args: list[str], stdin: str, timeout: float = 120, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "DISCORD_TOKEN": "",
+        "TELEGRAM_TOKEN": "",
+        **(env or {}),
+    }
     return subprocess.run(
         [sys.executable, "-m", "adapters.cli", *args],
         input=stdin,

@@ -78,13 +78,19 @@ class Harness:
 
 
 async def make_harness(
-    path: Path | str, *, start: float = 1_800_000_000.0, drand: Any = None, **settings: Any
+    path: Path | str,
+    *,
+    start: float = 1_800_000_000.0,
+    drand: Any = None,
+    owner: str = "harness",
+    lease_seconds: float = 10.0,
+    **settings: Any,
 ) -> Harness:
     clock = FakeClock(start)
     scheduler = FakeScheduler(clock)
     platform = RecordingPlatform()
     # one name across restarts: the same process restarted takes its tables back at once
-    store = await Store.open(path, owner="harness")
+    store = await Store.open(path, owner=owner, lease_seconds=lease_seconds)
     opts = {"drand": drand is not None, "render_images": False, "bot_delay": 1.0}
     opts.update(settings)
     app = BeloteApp(

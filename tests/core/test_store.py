@@ -105,7 +105,7 @@ async def test_two_processes_never_write_to_one_table_even_at_the_handover(pg_se
     takes the table over: in every round the stale write is refused and the new holder's
     goes in; the log never has an entry twice nor one from a process without the lease."""
     url = pg_server.create_database()
-    lease = 0.3
+    lease = 0.6
     stores = {
         "A": await open_store(url, owner="A", lease_seconds=lease),
         "B": await open_store(url, owner="B", lease_seconds=lease),

@@ -281,14 +281,14 @@ def _data(markup: dict | None) -> list[str]:
 
 
 async def test_forum_topic_and_restart_mid_match(
-    tg: FakeTelegram, start_adapter: Any, tmp_path: Path
+    tg: FakeTelegram, start_adapter: Any, db: Any
 ) -> None:
     alice = tg.add_user("Alice")
     forum = tg.add_group("Cards", forum=True, admins=(alice,))
     topic = tg.add_topic(forum, "Belote")
     tg.start_bot(alice)  # she talked to the bot before: hands go straight to her
-    db = tmp_path / "restart.db"
-    first = await start_adapter(db)
+    target = db("restart")  # SQLite, then PostgreSQL (the adapter's memory there too)
+    first = await start_adapter(target)
 
     await command(tg, first, alice, forum, "/table create --target 1", thread=topic)
     for _ in range(3):
@@ -332,7 +332,7 @@ async def test_forum_topic_and_restart_mid_match(
     await first.stop()
 
     # A new Application on the same database: the same messages, edited in place.
-    second = await start_adapter(db)
+    second = await start_adapter(target)
     await second.flush()
     assert table_msg(tg, second, forum).message_id == table_before.message_id
     hand_after = hand_msg(tg, second, alice)

@@ -52,3 +52,23 @@ async def test_a_ladder_closes_once_and_a_match_counts_once_across_two_processes
     assert a.get(t.id).status == b.get(t.id).status == "over"  # the other took the result
     await a.stop()
     await b.stop()
+
+
+async def test_a_shard_runs_the_tournaments_of_its_own_servers_only(db):
+    target = db()
+    clock = FakeClock()
+    a, _, _ = await _process(target, "A", clock)
+    here = await a.create("u1", "discord:1/10", Format.LADDER, "Here", "club", Numbers(days=1))
+    there = await a.create("u1", "discord:2/20", Format.LADDER, "There", "club", Numbers(days=1))
+    await a.stop()
+
+    class ShardPlatform(RecordingPlatform):
+        def serves(self, channel: str) -> bool:  # as adapters/discord/shards.py does
+            return channel.startswith("discord:1/")
+
+    tdb = await TournamentDB.open(target, owner="B")
+    svc = TournamentService(tdb, FakeScheduler(clock), clock, ShardPlatform(), FakeHost())
+    await svc.start()
+    assert set(svc.tournaments) == {here.id}  # the other server's is another shard's
+    assert there.id != here.id
+    await svc.stop()
