@@ -173,6 +173,9 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             await self._post_table(t)
             return
         dl = stored if stored is not None else self._next_deadline(t)
+        if dl is not None and dl.kind == "turn":
+            # the bot was down, not the player: their turn timer starts again now
+            dl = Deadline(t.id, "turn", max(dl.due, self.clock.now() + run.timer), dl.nonce)
         self._arm(t, dl)
         if run.phase == "drand":
             self._start_drand(t)
@@ -325,6 +328,14 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             "close": self._cmd_close,
         }
 
+    def seated_tables(self, user_id: str, channel: Channel) -> list[Table]:
+        """The tables of ``channel`` where ``user_id`` sits, oldest first (for an adapter
+        that resumes a player's game, such as the terminal). Read only."""
+        return sorted(
+            (t for t in self._channel_tables(channel) if t.seat_of(user_id) is not None),
+            key=lambda t: t.id,
+        )
+
     def _channel_tables(self, channel: Channel) -> list[Table]:
         return [t for t in self.tables.values() if t.channel == channel.id and t.status != "closed"]
 
@@ -458,7 +469,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 raise Refused("err-card-not-now", card=texts.card_text(action.card))
         elif pressed and action.kind != "play":
             raise Refused("err-bid-not-now", bid=texts.action_label(action, ctx.locale))
-        choices = ", ".join(texts.action_command(a) for a in legal)
+        choices = ", ".join(texts.choices(legal, belote=run.belote_intent[seat]))
         if action.kind == "play":
             if action.card not in run.match.hand(seat):
                 raise Refused("err-card-not-held", card=texts.card_text(action.card))
@@ -483,6 +494,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
     async def _after_change(self, t: Table, events: list[Any], actor: int | None = None) -> None:
         run = t.run
         assert run is not None
+        await self._post_deal_results(t, events)
         if run.over:
             # the seed first: the table message and the hands show it too from now on
             await self._post_reveal(t)
@@ -761,10 +773,14 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         t = self._pick_table(ctx, seated=False)
         async with self._lock(t):
             run = t.run
+            if run is None and t.last_match is not None:  # the match ended before a restart
+                entries = await self.store.log(t.last_match)
+                run = MatchRun.replay(entries, t.id) if entries else None
             if run is None or run.match is None:
                 raise Refused("err-no-score")
             a, b = run.match.scores
-        return [Reply(_("score-reply", ctx.locale, table=t.tid, match=f"m{run.id}", a=a, b=b))]
+        key = "score-final" if run.over else "score-reply"
+        return [Reply(_(key, ctx.locale, table=t.tid, match=f"m{run.id}", a=a, b=b))]
 
     async def _cmd_rules(self, ctx: _Ctx) -> list[Reply]:
         ruleset = None

@@ -218,7 +218,9 @@ class Ceremony:
         await self._post_table(t)
         await self._post_hands(t, list(range(4)))
 
-    async def _finished_match(self, ctx: _Ctx, words: list[str]) -> MatchRow:
+    async def _finished_match(
+        self, ctx: _Ctx, words: list[str], none: str = "err-no-match-to-verify"
+    ) -> MatchRow:
         """The finished match of this channel that ``/verify`` or ``/replay`` is about:
         named (``m12``) among ``words``, else the latest. Only a finished match: before
         the reveal its seed is secret, and a replay shows every hand."""
@@ -231,7 +233,7 @@ class Ceremony:
         else:
             row = await self.store.match(mid)
         if row is None or row.channel != ctx.channel.id:
-            raise Refused("err-no-match-to-verify")
+            raise Refused(none)
         if row.status == "playing":
             raise Refused("err-match-not-over", match=f"m{row.id}")
         return row
@@ -271,7 +273,8 @@ class Ceremony:
         """``/replay [MATCH] [DEAL]``: an animated picture of one played deal of a finished
         match (the last one when DEAL is left out), every hand shown, for the asker only."""
         deals = [n for n in map(parse.deal_number, ctx.args) if n is not None]
-        row = await self._finished_match(ctx, [a for a in ctx.args if not parse.is_number(a)])
+        words = [a for a in ctx.args if not parse.is_number(a)]
+        row = await self._finished_match(ctx, words, "err-no-match-to-replay")
         entries = await self.store.log(row.id)
         run = MatchRun.replay(entries, 0)
         played = [d for d in (run.match.deals if run.match else []) if d.result is not None]

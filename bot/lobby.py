@@ -87,7 +87,8 @@ class Lobby:
     async def _cmd_join(self, ctx: _Ctx) -> list[Reply]:
         t = self._pick_table(ctx, seated=False)
         async with self._lock(t):
-            if t.seat_of(ctx.user.id) is not None:
+            now_at = t.seat_of(ctx.user.id)
+            if now_at is not None and (not ctx.args or t.status != "open" or t.ref is not None):
                 raise Refused("err-already-seated", table=t.tid)
             if t.status != "open":
                 raise Refused("err-match-running", table=t.tid)
@@ -97,6 +98,8 @@ class Lobby:
                 seat = t.reserved.index(ctx.user.id)
             else:
                 seat = self._seat_arg(ctx, t)
+            if now_at is not None:  # between matches, ``/join SEAT`` moves to that seat
+                t.seats[now_at] = None
             t.seats[seat] = Seat("human", ctx.user.name, ctx.user.id, locale=ctx.user.locale)
             await self._save_table(t)
             full = t.ref is not None and not t.free_seats()

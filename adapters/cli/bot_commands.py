@@ -75,7 +75,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--window", type=types.seed_window, default=20.0, metavar="S", help="seed window"
     )
-    p.add_argument("--ruleset", type=types.ruleset, default="club", help="ruleset of new tables")
+    rules = "classic|club|bulgarian"
+    p.add_argument("--ruleset", type=types.ruleset, metavar=rules, help="new tables' rules (club)")
+    p.add_argument("--target", type=types.target, metavar="N", help="console: points to win")
+    p.add_argument("--lang", metavar="LANG", help="console: en, fr or bg (default: from $LANG)")
     p.add_argument(
         "--verify-page",
         default=os.environ.get("BELOTE_VERIFY_PAGE"),
@@ -101,6 +104,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.add_argument("--db", default=default_db(), help=DB_HELP)
     e.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
     e.set_defaults(func=export_command)
+
+
+def terminal_language(env: dict[str, str] | None = None) -> str:
+    """The person's language as the terminal's environment says (``fr_FR.UTF-8`` -> fr)."""
+    env = dict(os.environ) if env is None else env
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "").split(".")[0].split("@")[0]
+        if value and value not in ("C", "POSIX"):
+            return value.replace("_", "-")
+    return "en"
 
 
 # --- platform choice ---------------------------------------------------------------------
@@ -151,7 +164,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             drand=not args.no_drand,
             timer=args.timer,
             seed_window=args.window,
-            ruleset=args.ruleset,
+            ruleset=args.ruleset or "club",
             render_images=bool(getattr(args, "images", None)) or args.platform != "console",
             tournaments=True,
             long_running=True,
@@ -217,15 +230,28 @@ def shard_options(args: argparse.Namespace) -> dict[str, object]:
 async def _run_console(args: argparse.Namespace) -> int:
     from adapters.console.platform import ConsolePlatform
     from adapters.console.run import ConsoleOptions, run_console
+    from adapters.console.screen import Screen
 
     name = args.name or os.environ.get("USER") or "you"
-    solo = args.solo or (sys.stdin.isatty() and args.name is None)
+    interactive = sys.stdin.isatty()
+    solo = args.solo or (interactive and args.name is None)
     if solo and args.images is None:
         args.images = SOLO_PICTURES  # the same pictures the chat platforms send
-        print(f"Pictures of your hand and the table are saved in {args.images}/")
-    platform = ConsolePlatform(images_dir=args.images)
+    screen = None
+    if sys.stdout.isatty():
+        screen = Screen(sys.stdout, f"console:{name}", device_seeds=solo)
+    platform = ConsolePlatform(images_dir=args.images, screen=screen)
     app = await app_factory(args)(platform)
-    return await run_console(app, platform, ConsoleOptions(default_user=name, solo=solo))
+    options = ConsoleOptions(
+        default_user=name,
+        locale=args.lang or terminal_language(),
+        solo=solo,
+        interactive=interactive,
+        seed_source=args.random_seed,
+        ruleset=args.ruleset,
+        target=args.target,
+    )
+    return await run_console(app, platform, options)
 
 
 # --- export --------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ def seconds(low: float, high: float) -> Callable[[str], float]:
 
 SEED = whole(0, 2**63 - 1)  # a random generator's seed (tests and benchmarks)
 ruleset = option(parse.ruleset)
+target = option(parse.target)
 default_timer = option(parse.default_timer, name="timer")
 seed_window = option(parse.seed_window)
 bot_delay = option(parse.bot_delay)

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from adapters.cli import build_parser, with_default_command
-from adapters.cli.bot_commands import choose_platform, read_dotenv
+from adapters.cli.bot_commands import choose_platform, read_dotenv, terminal_language
 from bot.transcript import loads
 from tests.console.test_console import run_belote
 
@@ -87,6 +87,13 @@ def test_export_a_match_by_id_and_errors(tmp_path, db, backend):
     assert ver.returncode == 0, ver.stdout + ver.stderr
     assert run_belote(["export", "m9", "--db", target], "").returncode == 1
     assert run_belote(["export", "--db", str(tmp_path / "none.db")], "").returncode == 2
+
+
+def test_the_terminal_language_comes_from_the_environment():
+    assert terminal_language({"LANG": "fr_FR.UTF-8"}) == "fr-FR"
+    assert terminal_language({"LC_ALL": "bg_BG.UTF-8", "LANG": "fr_FR.UTF-8"}) == "bg-BG"
+    assert terminal_language({"LANG": "C.UTF-8"}) == "en"
+    assert terminal_language({}) == "en"
 
 
 def test_shard_options_are_checked():

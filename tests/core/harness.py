@@ -49,6 +49,14 @@ class Harness:
     def table(self, tid: int = 1):
         return self.app.tables[tid]
 
+    async def until_turn(self, seat: int, tid: int = 1, max_seconds: int = 300) -> None:
+        """Let the bots play (a second at a time) until ``seat`` is to move."""
+        for _ in range(max_seconds):
+            if self.table(tid).run.to_move == seat:
+                return
+            await self.advance(1)
+        raise AssertionError(f"seat {seat} never came to move")
+
     def posts(self, key_prefix: str = "", to_user: str | None = None) -> list[Post]:
         return [
             p

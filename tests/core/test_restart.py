@@ -182,3 +182,25 @@ async def test_a_failed_commit_shows_nothing_and_the_table_carries_on(db):
     assert t.run.seq > seq
     assert [e.seq for e in await h.store.log(t.run.id)] == list(range(t.run.seq))
     await h.app.stop()
+
+
+async def test_the_player_to_move_gets_a_fresh_timer_after_a_restart(tmp_path):
+    """The bot was down, not the player: a turn whose timer ran out while the process was
+    stopped is not played by the AI at once; the player's own card still counts."""
+    from bot.texts import action_command
+
+    h = await make_harness(tmp_path / "t.db", seed_window=0, timer=30)
+    await table_with_bots(h, "alice", "--timer", "30")
+    await h.cmd("alice", "/start")
+    await h.until_turn(0)
+    seq = h.table().run.seq
+    await _crash(h)
+    h.clock.set(h.clock.now() + 3600)  # stopped for an hour
+    h2 = await _reopen(h, seed_window=0, timer=30)
+    await h2.advance(1)
+    run = h2.table().run
+    assert run.seq == seq and run.to_move == 0  # nobody played for alice
+    replies = await h2.cmd("alice", action_command(run.match.legal_actions(0)[0]))
+    assert all(r.ok for r in replies), replies
+    assert run.seq == seq + 1 and run.last_action[2] == "player"
+    await h2.app.stop()
