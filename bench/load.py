@@ -9,7 +9,7 @@ late the bots' timers fire, the CPU a table-minute (this process and its thinkin
 processes), the garbage collector's pauses and the memory a table.
 
     python bench/load.py --tables 1000 --seconds 20
-    python bench/load.py --tables 30 --seconds 60 --level expert --bot-delay 3
+    python bench/load.py --tables 8 --seconds 75 --level expert --bot-delay 3
     python bench/load.py --tables 1000 --seconds 20 --processes 2
 
 ``--processes N`` runs N bot processes, each with ``tables / N`` tables and its own
