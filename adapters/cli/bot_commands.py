@@ -247,6 +247,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             render_images=bool(getattr(args, "images", None)) or args.platform != "console",
             tournaments=True,
             metrics_port=args.metrics_port,
+            long_running=True,
         )
         if getattr(args, "verify_page", None):
             settings.verify_page = args.verify_page
