@@ -7,10 +7,8 @@ what ``belote run --platform telegram`` calls and runs until stopped.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
-import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +19,7 @@ from telegram import Update
 from telegram.constants import UpdateType
 from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
 
+from adapters.cli.signals import stop_on_signals
 from bot.platform import Button, Platform, Post
 
 from .commands import core_commands, menu_languages, scopes
@@ -259,16 +258,9 @@ async def run_telegram(
         )
     adapter = TelegramAdapter(config, app_factory, rate_limits=rate_limits, state_path=state_path)
     stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    installed: list[signal.Signals] = []
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.add_signal_handler(sig, stop.set)
-            installed.append(sig)
-    try:
-        await adapter.start()
-        await stop.wait()
-    finally:
-        await adapter.stop()
-        for sig in installed:
-            loop.remove_signal_handler(sig)
+    with stop_on_signals(stop):
+        try:
+            await adapter.start()
+            await stop.wait()
+        finally:
+            await adapter.stop()

@@ -91,6 +91,12 @@ class World:
         """Let the bots make every move that is due now (no pause: fast settings)."""
         assert self.scheduler is not None
         await self.scheduler.advance(0)
+        await self.settle()
+
+    async def settle(self) -> None:
+        """Wait until the bot has shown every post queued so far."""
+        if self.bot is not None:
+            await self.bot.adapter.flush()
 
     # --- what people see ---------------------------------------------------------------
 

@@ -68,6 +68,13 @@ async def start(world: World, **options: Any) -> tuple[DiscordBot, ScriptedCore]
     return bot, cores[0]
 
 
+async def show(bot: DiscordBot, post: Post) -> None:
+    """The core delivers ``post`` outside any interaction; wait until Discord shows it
+    (delivery only queues it, so the core's table lock is never held across Discord)."""
+    await bot.adapter.deliver(post)
+    await bot.adapter.flush()
+
+
 def asked_message(world: World, interaction: Any) -> dict[str, Any]:
     return world.fake.messages[interaction.original_id or ""]
 
@@ -177,7 +184,7 @@ async def test_a_slow_core_is_deferred_then_answered(world: World) -> None:
         "Table",
         buttons=((Button("Join", "t1:0:-:join"),),),
     )
-    await bot.adapter.deliver(table)
+    await show(bot, table)
     table_id = (
         world.table_messages()[0]["id"] if world.table_messages() else world.public()[0]["id"]
     )
@@ -205,7 +212,7 @@ async def test_private_posts_between_interactions_edit_the_hand_until_the_token_
     hand_id = asked.original_id or ""
 
     # a bot played: it is alice's turn; the hand shown by /hand is edited in place
-    await bot.adapter.deliver(hand_post(uid, here, "Your turn", ((Button("8C", "t1:2:0:y"),),)))
+    await show(bot, hand_post(uid, here, "Your turn", ((Button("8C", "t1:2:0:y"),),)))
     assert fake.messages[hand_id]["content"] == "Your turn"
     assert [b["label"] for b in fake.buttons(hand_id)] == ["8C"]
     edit = fake.requests[-1]
@@ -218,14 +225,14 @@ async def test_private_posts_between_interactions_edit_the_hand_until_the_token_
     bot.adapter.now = lambda: clock[0]  # type: ignore[method-assign]
     clock[0] += TOKEN_TTL + 1
     fake.advance(15 * 60 + 1)
-    await bot.adapter.deliver(hand_post(uid, here, "Your turn again"))
+    await show(bot, hand_post(uid, here, "Your turn again"))
     assert fake.messages[hand_id]["content"] == "Your turn"
     assert [m["content"] for m in fake.dm_messages(alice)] == ["Your turn again"]
     assert not fake.requests_to("PATCH", rf"/webhooks/.+/{asked.token}/messages/.+")[1:]
     # her next interaction brings a fresh token: the next post is a new ephemeral message
     core.script = None
     await (await fake.slash(alice, world.channel, "score")).response()
-    await bot.adapter.deliver(hand_post(uid, here, "Your turn, at last"))
+    await show(bot, hand_post(uid, here, "Your turn, at last"))
     latest = fake.ephemeral_messages(alice)[-1]
     assert latest["content"] == "Your turn, at last" and latest["id"] != hand_id
 
@@ -234,13 +241,13 @@ async def test_a_deleted_table_message_is_posted_again(world: World) -> None:
     bot, _core = await start(world)
     fake = world.fake
     here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
-    await bot.adapter.deliver(Post(here, "table:1", "Table t1 v1", image=b"\x89PNG"))
-    await bot.adapter.deliver(Post(here, "table:1", "Table t1 v2"))
+    await show(bot, Post(here, "table:1", "Table t1 v1", image=b"\x89PNG"))
+    await show(bot, Post(here, "table:1", "Table t1 v2"))
     first = world.public()
     assert len(first) == 1 and first[0]["content"] == "Table t1 v2"
     assert first[0]["attachments"] == []  # the new version has no picture: it goes
     fake.delete_message(first[0]["id"])
-    await bot.adapter.deliver(Post(here, "table:1", "Table t1 v3"))
+    await show(bot, Post(here, "table:1", "Table t1 v3"))
     again = world.public()
     assert len(again) == 1 and again[0]["content"] == "Table t1 v3"
 
@@ -296,12 +303,20 @@ async def test_versions_queued_behind_a_slow_edit_are_coalesced(world: World) ->
     bot, _core = await start(world)
     here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
     posts = [Post(here, "table:7", f"Table t7 v{n}") for n in range(1, 6)]
-    await asyncio.gather(*(bot.adapter.deliver(p) for p in posts))
-    sent = world.fake.requests_to("POST", r"/channels/\d+/messages") + world.fake.requests_to(
+    await bot.adapter.deliver(posts[0])
+    fake = world.fake
+    await fake.wait_for(lambda: fake.requests_to("POST", r"/channels/\d+/messages"))
+    # v1 is on its way to Discord: delivering returns at once, nothing is sent meanwhile
+    for post in posts[1:]:
+        await bot.adapter.deliver(post)
+    assert len(fake.requests_to("POST", r"/channels/\d+/messages")) == 1
+    await bot.adapter.flush()
+    sent = fake.requests_to("POST", r"/channels/\d+/messages") + fake.requests_to(
         "PATCH", r"/channels/\d+/messages/\d+"
     )
     assert len(sent) == 2  # the first, then only the newest of those that waited
     assert [m["content"] for m in world.public()] == ["Table t7 v5"]
+    assert bot.adapter.outbox.stats.coalesced == 3
 
 
 async def test_a_slow_click_on_the_hand_is_deferred_then_updates_it_in_place(
@@ -349,6 +364,7 @@ async def test_a_hand_is_shown_only_in_the_channel_of_its_table(world: World) ->
     core.script = script
     asked = await fake.slash(alice, world.channel, "score")
     await asked.response()
+    await world.settle()
     assert [m["content"] for m in fake.visible_messages(alice, world.channel)] == ["ok"]
     assert fake.ephemeral_messages(alice) == [asked_message(world, asked)]
     # she has not been seen in that channel: the hand there goes by direct message, and
@@ -360,7 +376,7 @@ async def test_a_hand_is_shown_only_in_the_channel_of_its_table(world: World) ->
     # once she acts in that channel, her hand there reaches her there
     core.script = None
     await (await fake.slash(alice, other, "score")).response()
-    await bot.adapter.deliver(hand_post(f"discord:{alice.id}", there, "Hand at the other table"))
+    await show(bot, hand_post(f"discord:{alice.id}", there, "Hand at the other table"))
     assert fake.visible_messages(alice, other)[-1]["content"] == "Hand at the other table"
 
 
@@ -371,7 +387,7 @@ async def test_rate_limits_are_waited_out_and_missing_permissions_are_explained(
     fake = world.fake
     here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
     fake.fail_next("POST", rf"/channels/{world.channel.id}/messages", status=429, retry_after=0.05)
-    await bot.adapter.deliver(Post(here, "table:1", "Table t1"))
+    await show(bot, Post(here, "table:1", "Table t1"))
     statuses = [r.status for r in fake.requests_to("POST", r"/channels/\d+/messages")]
     assert statuses == [429, 200]  # discord.py waited Retry-After, then posted
     assert [m["content"] for m in world.public()] == ["Table t1"]
@@ -450,6 +466,6 @@ async def test_a_reply_with_the_hand_key_is_the_hand_exactly(world: World) -> No
     replay_id = other.original_id or ""
     assert hand_id and replay_id and hand_id != replay_id
 
-    await bot.adapter.deliver(hand_post(uid, here, "Your turn", ((Button("8C", "t1:2:0:y"),),)))
+    await show(bot, hand_post(uid, here, "Your turn", ((Button("8C", "t1:2:0:y"),),)))
     assert fake.messages[hand_id]["content"] == "Your turn"
     assert fake.messages[replay_id]["content"] == "A replay"
