@@ -94,11 +94,18 @@ class DeliveryQueue(Generic[Item]):
     def busy(self) -> bool:
         return any(q.worker is not None for q in self._lanes.values())
 
-    async def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every queued item has been sent (or failed); False if ``timeout``
-        seconds passed first (what is left keeps going: call :meth:`cancel` to drop it)."""
+    async def flush(
+        self, timeout: float | None = None, lanes: Callable[[Hashable], bool] | None = None
+    ) -> bool:
+        """Wait until every queued item (of the ``lanes`` that pass, if given) has been sent
+        or has failed; False if ``timeout`` seconds passed first (what is left keeps going:
+        call :meth:`cancel` to drop it)."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        while workers := [q.worker for q in self._lanes.values() if q.worker is not None]:
+        while workers := [
+            q.worker
+            for lane, q in self._lanes.items()
+            if q.worker is not None and (lanes is None or lanes(lane))
+        ]:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 return False

@@ -221,9 +221,12 @@ class DiscordAdapter:
         # one lane per player: their private posts keep their order (a DM channel is one)
         self.outbox.put(("user", post.to_user), (post.channel.id, post.key), _Job(post, seq))
 
-    async def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every queued post is shown; False if ``timeout`` passed first."""
-        return await self.outbox.flush(timeout)
+    async def flush(self, timeout: float | None = None, *, public: bool = True) -> bool:
+        """Wait until every queued post is shown (``public=False``: the private ones
+        only); False if ``timeout`` passed first."""
+        if public:
+            return await self.outbox.flush(timeout)
+        return await self.outbox.flush(timeout, lambda lane: lane[0] == "user")  # type: ignore[index]
 
     async def _send(self, lane: object, key: object, job: _Job) -> None:
         """A queue worker shows one post (the lanes never wait for each other)."""

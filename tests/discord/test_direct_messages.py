@@ -160,6 +160,7 @@ async def test_an_idle_player_gets_the_hand_by_dm_and_plays_from_it(world: World
     assert all(b["custom_id"].startswith(f"b:@{place}:t1:") for b in fake.buttons(dm["id"]))
     assert len(fake.ephemeral_messages(alice)) == ephemeral_before, "no token: no ephemeral"
     # the table's channel tells her where to look, once, in her language
+    await world.settle()
     assert dm_notices(world) == [_("notice-dm-sent", "en", name=f"<@{alice.id}>")]
     assert len(world.table_messages()) == 1
 
@@ -178,6 +179,7 @@ async def test_an_idle_player_gets_the_hand_by_dm_and_plays_from_it(world: World
     assert deletes_of(world, dm) == [204]
     assert len(fake.requests_to("PATCH", rf"/channels/\d+/messages/{dm['id']}")) == patches
     assert enabled(world, again) and again["attachments"][0]["filename"] == "hand.png"
+    await world.settle()
     assert len(dm_notices(world)) == 1, "the channel is told once"
     await play_from(world, again)
 
@@ -218,6 +220,7 @@ async def test_after_a_restart_the_dm_still_plays_is_still_edited_and_replaced(
     # her move again: a new DM, and the old one, whose id was kept across the restart,
     # is deleted
     assert again["id"] != dm["id"] and deletes_of(world, dm) == [204]
+    await world.settle()
     assert len(dm_notices(world)) == 1
     assert len(fake.ephemeral_messages(alice)) >= 1 and len(fake.dm_messages(alice)) == 1
     assert all(r.status < 400 for r in fake.requests)
@@ -261,6 +264,7 @@ async def test_while_nothing_is_asked_of_her_the_dm_is_edited_in_place(world: Wo
     again = await her_turn_by_dm(world)
     assert int(again["id"]) > int(dm["id"]) and deletes_of(world, dm) == [204]
     assert enabled(world, again) and again["attachments"][0]["filename"] == "hand.png"
+    await world.settle()
     assert len(dm_notices(world)) == 1 and all(r.status < 400 for r in fake.requests)
 
 
@@ -386,6 +390,7 @@ async def test_dms_closed_the_player_gets_nothing_and_nothing_breaks(
         await world.bots_play()
     run = run_of(world)
     assert run.to_move == 0 and not run.over, "the match waits for her, as before"
+    await world.settle()
     assert fake.dm_messages(alice) == [] and dm_notices(world) == []
     assert len(fake.ephemeral_messages(alice)) == ephemeral_before
     assert len(fake.meta[table_id].versions) > table_versions, "the table says whose turn"
