@@ -222,8 +222,13 @@ class DiscordAdapter:
         self.outbox.put(("user", post.to_user), (post.channel.id, post.key), _Job(post, seq))
 
     async def flush(self, timeout: float | None = None, *, public: bool = True) -> bool:
-        """Wait until every queued post is shown (``public=False``: the private ones
-        only); False if ``timeout`` passed first."""
+        """Wait until the interactions in flight are answered and every queued post is
+        shown (``public=False``: the private ones only); False if ``timeout`` passed."""
+        handling = [t for t in self._handling if t is not asyncio.current_task()]
+        if handling:
+            _done, left = await asyncio.wait(handling, timeout=timeout)
+            if left:
+                return False
         if public:
             return await self.outbox.flush(timeout)
         return await self.outbox.flush(timeout, lambda lane: lane[0] == "user")  # type: ignore[index]
