@@ -303,8 +303,6 @@ async def test_a_channel_takes_five_messages_in_five_seconds_and_says_so(
             f"message {n}" for n in range(6)
         ]
         assert took >= 4.0, "the sixth waited for the window to reset"
-        first = [r for r in posts if r.status == 200][0]
-        assert first.status == 200
         # discord.py read the headers: it waited before the sixth instead of being refused
         assert [r.status for r in posts].count(200) == 6
         assert all(r.status in (200, 429) for r in posts)
