@@ -193,6 +193,7 @@ class DiscordAdapter:
         # try per post would only repeat Discord's 403)
         self._dm_refused: set[str] = set()
         self._handling: set[asyncio.Task[object]] = set()  # interactions being answered
+        self._retired: OrderedDict[int, None] = OrderedDict()  # messages we deleted
         self.closing = False  # stopping: new interactions are told to come back shortly
 
     # ------------------------------------------------------------------ outbound
@@ -416,6 +417,9 @@ class DiscordAdapter:
         no stale hand stays pressable. A DM is never retired here (see _dm_outdated)."""
         if message is None or _is_dm(message) or self.now() - message.at >= TOKEN_TTL:
             return
+        self._retired[message.message_id] = None
+        while len(self._retired) > LATEST_KEPT:
+            self._retired.popitem(last=False)
         try:
             if message.original:
                 await message.interaction.delete_original_response()
@@ -629,6 +633,10 @@ class DiscordAdapter:
         """Show the core's answer; ``place``: the buttons' place when answering in a DM."""
         items = self._items(person, answering, replies, public, place)
         clicked = self._clicked(interaction, person, arrived)
+        if clicked is not None and clicked.message_id in self._retired:
+            # clicked just before a newer copy replaced it (and it was deleted): the
+            # answer is a new message, which takes the hand over in turn
+            clicked = None
         update: _Item | None = None
         if clicked is not None:
             same = [i for i in items if i.key is not None and i.key == clicked.key]

@@ -156,6 +156,12 @@ class FakeInteraction:
     original_id: str | None = None
     followup_ids: list[str] = field(default_factory=list)
     responded: asyncio.Event = field(default_factory=asyncio.Event)
+    answered_at: float | None = None  # the fake's clock when the first answer came
+
+    @property
+    def answer_time(self) -> float | None:
+        """Seconds from the user's action to the bot's first answer (Discord allows 3)."""
+        return None if self.answered_at is None else self.answered_at - self.created
 
     @property
     def custom_id(self) -> str | None:
@@ -1141,12 +1147,14 @@ class FakeDiscord:
                 visible_to=interaction.user.id if ephemeral else None,
                 interaction=interaction,
             )
-        elif kind == DEFERRED_UPDATE_MESSAGE and component:
+        elif kind in (DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE) and component:
+            if interaction.message_id not in self.messages:
+                raise DiscordError(404, 10008, "Unknown Message")  # deleted since the click
             assert interaction.message_id is not None
-            message = self.messages[interaction.message_id]
-        elif kind == UPDATE_MESSAGE and component:
-            assert interaction.message_id is not None
-            message = self._edit(interaction.message_id, data, record.files)
+            if kind == UPDATE_MESSAGE:
+                message = self._edit(interaction.message_id, data, record.files)
+            else:
+                message = self.messages[interaction.message_id]
         elif kind == APPLICATION_COMMAND_AUTOCOMPLETE_RESULT and interaction.type == AUTOCOMPLETE:
             choices = data.get("choices") or []
             if len(choices) > 25 or any(len(c.get("name", "")) > 100 for c in choices):
@@ -1155,6 +1163,7 @@ class FakeDiscord:
             raise DiscordError(400, 40043, "Interaction callback type not valid for interaction")
         interaction.callback_type = kind
         interaction.callback_data = data
+        interaction.answered_at = self.now()
         if message is not None:
             interaction.original_id = message["id"]
         interaction.responded.set()
