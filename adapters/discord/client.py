@@ -214,6 +214,11 @@ async def run_discord(
             await bot.start()
             await wait_for_stop(stop, bot.wait_closed())
             if stop.is_set():
-                log.info("stopping: answering what is in flight, showing what is queued")
+                adapter = bot.adapter
+                log.info(
+                    "stopping: %d interactions in flight, %d posts queued",
+                    len(adapter._handling),
+                    adapter.outbox.pending(),
+                )
         finally:
             await bot.close()
