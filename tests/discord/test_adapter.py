@@ -17,6 +17,7 @@ import pytest
 from adapters.discord import DiscordBot, invite_url, read_token
 from adapters.discord.config import PERMISSIONS_VALUE
 from adapters.discord.messages import TOKEN_TTL
+from bot.i18n import _
 from bot.platform import Button, Channel, Platform, Post, Reply, User
 from tests.discord.conftest import TOKEN, World
 from tests.fakes.discord import EPHEMERAL, LOADING
@@ -469,3 +470,33 @@ async def test_a_reply_with_the_hand_key_is_the_hand_exactly(world: World) -> No
     await show(bot, hand_post(uid, here, "Your turn", ((Button("8C", "t1:2:0:y"),),)))
     assert fake.messages[hand_id]["content"] == "Your turn"
     assert fake.messages[replay_id]["content"] == "A replay"
+
+
+async def test_stopping_answers_what_is_in_flight_and_turns_new_input_away(world: World) -> None:
+    """A graceful stop: the interaction the core is working on gets its real answer, the
+    posts it queued are shown, and one that comes once stopping began is answered at
+    once (try again in a minute) without reaching the core."""
+    bot, core = await start(world)
+    fake = world.fake
+    here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
+
+    async def slow(user: User, channel: Channel, text: str) -> list[Reply]:
+        await asyncio.sleep(0.3)
+        await core.platform.deliver(Post(here, "table:1", "Table t1 after the move"))
+        return [Reply("moved")]
+
+    core.script = slow
+    in_flight = await fake.slash(world.alice, world.channel, "score")
+    await fake.wait_for(lambda: core.calls)
+    closing = asyncio.create_task(bot.close())
+    await fake.wait_for(lambda: bot.adapter.closing)
+    late = await fake.slash(world.bob, world.channel, "score")
+    assert await late.response() == 4
+    assert (late.callback_data or {})["content"] == _("err-restarting", "en")
+    assert len(core.calls) == 1, "the late one never reached the core"
+    await closing
+    world.bot = None
+    assert await in_flight.response() == 4
+    assert (in_flight.callback_data or {})["content"] == "moved"
+    assert [m["content"] for m in world.public()] == ["Table t1 after the move"]
+    assert not [s for s in fake.sessions if s.identified], "the gateway is closed"
