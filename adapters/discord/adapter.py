@@ -68,7 +68,7 @@ from adapters.discord.messages import (
     PublicMessages,
     dm_key,
 )
-from adapters.discord.widgets import Shown, shown
+from adapters.discord.widgets import ActionButton, Shown, shown
 from bot.delivery import DeliveryQueue
 from bot.i18n import _, has_text
 from bot.platform import Channel, Post, Reply, User
@@ -97,6 +97,7 @@ class _Answering:
     since: int = 0  # the delivery sequence when it arrived: later posts are newer than it
     interaction: discord.Interaction | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)  # its answer is sent
+    frozen: bool = False  # acknowledged by showing the clicked message's buttons disabled
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,9 @@ DM_SENT_HINT = "{name}, your hand was sent to you by direct message."
 CANNOT_MESSAGE_USER = 50007
 #: Discord wants the first answer to an interaction within 3 s.
 RESPONSE_DEADLINE = 3.0
+#: An answer not ready after this long is acknowledged first (deferred), so the first
+#: answer comes far inside Discord's 3 s whatever the core, the network or Discord take.
+DEFER_AFTER = 0.35
 #: The newest private posts kept to bring an answer up to date (a few hundred tables' hands).
 LATEST_KEPT = 4000
 RESTARTING_HINT = "The bot is restarting: please try again in a minute."
@@ -172,7 +176,7 @@ class DiscordAdapter:
         client: discord.Client,
         *,
         messages_path: str | None = None,
-        defer_after: float = 1.0,
+        defer_after: float = DEFER_AFTER,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.client = client
@@ -287,11 +291,13 @@ class DiscordAdapter:
     async def _show_private(self, person: Person, post: Post, seq: int) -> None:
         """A private post outside its user's interaction; the caller holds person.lock."""
         if seq < person.applied.get(post.key, 0):
+            log.debug("%s v%d: v%d is shown already", post.key, seq, person.applied[post.key])
             return
         plain = shown(post.text, post.image, post.image_name, post.buttons)
         now = self.now()
         person.prune(now)
         message = person.find(post.key, adopt=_adoptable(post.key, plain))
+        log.debug("%s v%d: to %s", post.key, seq, message.message_id if message else "new")
         if message is not None and _is_dm(message):
             # a DM she clicked: not through that click's webhook (an edit would not ping
             # her when it is her move again) but as any DM, by the channel route
@@ -417,6 +423,7 @@ class DiscordAdapter:
         no stale hand stays pressable. A DM is never retired here (see _dm_outdated)."""
         if message is None or _is_dm(message) or self.now() - message.at >= TOKEN_TTL:
             return
+        log.debug("%s: message %s retired", message.key, message.message_id)
         self._retired[message.message_id] = None
         while len(self._retired) > LATEST_KEPT:
             self._retired.popitem(last=False)
@@ -539,7 +546,7 @@ class DiscordAdapter:
             _ANSWERING.reset(token)
         done, _pending = await asyncio.wait({task}, timeout=max(0.0, defer_at - loop.time()))
         if not done:
-            await self._defer(interaction, public)
+            answering.frozen = await self._defer(interaction, public, person, arrived)
         replies = await task
         answering.open = False
         if any(r.key for r in replies):
@@ -548,7 +555,7 @@ class DiscordAdapter:
         try:
             done, _pending = await asyncio.wait({locked}, timeout=max(0.0, defer_at - loop.time()))
             if not done and not interaction.response.is_done():
-                await self._defer(interaction, public)
+                answering.frozen = await self._defer(interaction, public, person, arrived)
             await locked
             try:
                 await self._answer(
@@ -611,14 +618,27 @@ class DiscordAdapter:
             )
             return [Reply(text, ok=False)]
 
-    async def _defer(self, interaction: discord.Interaction, public: bool) -> None:
+    async def _defer(
+        self, interaction: discord.Interaction, public: bool, person: Person, arrived: float
+    ) -> bool:
+        """Acknowledge now, answer later. A click on a private message of ours (a hand) is
+        acknowledged by showing that message with every button disabled (type 7): until
+        the answer comes it must not offer the move just made. True if it did that."""
         try:
-            if interaction.type == discord.InteractionType.component:
-                await interaction.response.defer()  # 6: update later, nothing shown yet
-            else:
+            if interaction.type != discord.InteractionType.component:
                 await interaction.response.defer(ephemeral=not public, thinking=True)  # 5
+                return False
+            frozen = None
+            if self._clicked(interaction, person, arrived) is not None:
+                frozen = _copy_view(interaction.message, disabled=True)
+            if frozen is None:
+                await interaction.response.defer()  # 6: update later, nothing shown yet
+                return False
+            await interaction.response.edit_message(view=frozen)  # 7: the same, disabled
+            return True
         except discord.HTTPException as exc:
             log.warning("could not defer an interaction: %s", exc.status)
+            return False
 
     async def _answer(
         self,
@@ -637,6 +657,11 @@ class DiscordAdapter:
             # clicked just before a newer copy replaced it (and it was deleted): the
             # answer is a new message, which takes the hand over in turn
             clicked = None
+        thawed = None
+        if answering.frozen and clicked is not None:
+            thawed = self._thawed(interaction, answering, clicked, items, place)
+            if isinstance(thawed, _Item):
+                items.insert(0, thawed)
         update: _Item | None = None
         if clicked is not None:
             same = [i for i in items if i.key is not None and i.key == clicked.key]
@@ -655,6 +680,7 @@ class DiscordAdapter:
             items.append(_Item(None, next(self._seq), shown("✅", None, "", ())))
         retired: list[PrivateMessage | None] = []
         outdated: list[str] = []
+        log.debug("answer %s: %s", interaction.id, [(i.key, i.seq) for i in items])
         for item in items:
             original = True  # the message is this interaction's @original
             in_dm = False  # shown in a DM of ours (else ephemerally)
@@ -690,6 +716,9 @@ class DiscordAdapter:
                 message_id, original = sent_message.id, False
             if item.public or not message_id:
                 continue
+            log.debug(
+                "answer %s: %s v%s shown by %s", interaction.id, item.key, item.seq, message_id
+            )
             retired.append(
                 person.remember(
                     message_id, interaction, arrived, item.key, item.shown.rich, original=original
@@ -704,6 +733,31 @@ class DiscordAdapter:
             await self._retire(message)
         for key in outdated:
             await self._dm_outdated(user_of(interaction).id, key)
+        if isinstance(thawed, discord.ui.View):
+            await interaction.edit_original_response(view=thawed)
+
+    def _thawed(
+        self,
+        interaction: discord.Interaction,
+        answering: _Answering,
+        clicked: PrivateMessage,
+        items: list[_Item],
+        place: str | None,
+    ) -> _Item | discord.ui.View | None:
+        """The clicked message was shown with its buttons disabled while the core worked;
+        if the answer does not update it (a refusal: the click changed nothing), it shows
+        again the newest version of its post, or its own buttons as they were."""
+        key = clicked.key
+        if any(i.key is not None and i.key == key for i in items) or (
+            key is None and any(i.adoptable for i in items)
+        ):
+            return None  # the answer updates it
+        newest = self._latest.get((answering.user_id, answering.channel_id, key or ""))
+        if newest is not None:
+            seq, post = newest
+            view = shown(post.text, post.image, post.image_name, post.buttons, place)
+            return _Item(key, seq, view, adoptable=_adoptable(key or "", view))
+        return _copy_view(interaction.message, disabled=False)
 
     def _keep_dm(self, interaction: discord.Interaction, item: _Item, message_id: int) -> bool:
         """If a DM of ours was updated in place to show ``item``, note it in the map (with
@@ -782,6 +836,29 @@ class DiscordAdapter:
             # not remembered unless it is updated: only then is it this interaction's
             return PrivateMessage(message.id, interaction, arrived, None, True, 0, True)
         return None
+
+
+def _copy_view(message: discord.Message | None, *, disabled: bool) -> discord.ui.View | None:
+    """The buttons of ``message`` as they are, all disabled (``disabled=True``) or as they
+    were; None if it has no button of ours."""
+    if message is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    for index, row in enumerate(message.components):
+        for child in getattr(row, "children", ()):
+            custom_id = getattr(child, "custom_id", None)
+            if custom_id is None or ActionButton.parse(custom_id) is None:
+                continue
+            view.add_item(
+                discord.ui.Button(
+                    label=child.label,
+                    style=child.style,
+                    custom_id=custom_id,
+                    disabled=disabled or child.disabled,
+                    row=index,
+                )
+            )
+    return view if view.children else None
 
 
 def _adoptable(key: str, view: Shown) -> bool:

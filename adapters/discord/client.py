@@ -20,7 +20,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from adapters.discord.adapter import CoreApp, DiscordAdapter
+from adapters.discord.adapter import DEFER_AFTER, CoreApp, DiscordAdapter
 from adapters.discord.commands import register_commands
 from adapters.discord.config import read_token
 from adapters.discord.messages import PublicMessages
@@ -43,7 +43,7 @@ class BeloteClient(discord.Client):
         self,
         *,
         messages_path: str | None = None,
-        defer_after: float = 1.0,
+        defer_after: float = DEFER_AFTER,
         sync_commands: bool = True,
         guild_ids: tuple[int, ...] = (),
         guild_ready_timeout: float = 2.0,
@@ -187,7 +187,7 @@ async def run_discord(
     messages_path: str | None = None,
     guild_ids: tuple[int, ...] = (),
     sync_commands: bool = True,
-    defer_after: float = 1.0,
+    defer_after: float = DEFER_AFTER,
     stop: asyncio.Event | None = None,
 ) -> None:
     """Run the Belote bot on Discord until SIGTERM or SIGINT (or ``stop`` is set), then

@@ -346,10 +346,29 @@ async def test_a_slow_click_on_the_hand_is_deferred_then_updates_it_in_place(
     hand_id = asked.original_id or ""
     for n in (1, 2):
         click = await fake.click(alice, hand_id, f"b:t1:{n}:0:play")
-        assert await click.response() == 6
+        # acknowledged at once by showing the hand with its buttons disabled: until the
+        # answer comes, it does not offer the move just made
+        assert await click.response() == 7
+        frozen = fake.meta[hand_id].versions[-1]
+        assert frozen["content"] == ("Your hand" if n == 1 else f"Hand {n}")
+        assert all(b["disabled"] for row in frozen["components"] for b in row["components"])
         await fake.wait_for(lambda n=n: fake.messages[hand_id]["content"] == f"Hand {n + 1}")
         assert [b["label"] for b in fake.buttons(hand_id)] == [f"card {n + 1}"]
+        assert not fake.buttons(hand_id)[0].get("disabled")
     assert len(fake.ephemeral_messages(alice)) == 1, "one hand, updated in place"
+
+    # a slow click the core refuses (it changed nothing): the hand offers its move again
+    async def refuse(user: User, channel: Channel, text: str) -> list[Reply]:
+        await asyncio.sleep(0.02)
+        return [Reply("That button is out of date", ok=False)]
+
+    core.script = refuse
+    click = await fake.click(alice, hand_id, "b:t1:3:0:play")
+    assert await click.response() == 7
+    await fake.wait_for(lambda: click.followup_ids)
+    await world.settle()
+    assert [b.get("disabled", False) for b in fake.buttons(hand_id)] == [False]
+    assert fake.messages[click.followup_ids[0]]["content"] == "That button is out of date"
 
 
 async def test_a_hand_is_shown_only_in_the_channel_of_its_table(world: World) -> None:
