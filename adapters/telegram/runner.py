@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 AppFactory = Callable[[Platform], Awaitable[Any]]  # returns a BeloteApp, not started
 CONCURRENT_UPDATES = 8
+FLUSH_TIMEOUT = 10.0  # seconds to show what is queued when stopping
 ALLOWED_UPDATES = [UpdateType.MESSAGE, UpdateType.CALLBACK_QUERY]
 
 
@@ -163,13 +164,13 @@ class TelegramAdapter:
             await self._web.cleanup()
             self._web = None
         if ptb.running:
-            await ptb.stop()
-        if self.outbox is not None:
-            await self.outbox.flush()
+            await ptb.stop()  # the updates in flight are handled first
         if self.core is not None:
-            await self.core.stop()
-        if self.outbox is not None:
-            await self.outbox.flush()
+            await self.core.stop()  # its scheduler, then the database
+        if self.outbox is not None and not await self.outbox.flush(FLUSH_TIMEOUT):
+            # bounded: what is left is shown again when the core resumes at the next start
+            dropped = await self.outbox.cancel()
+            log.warning("stopped with %d posts not shown (shown again at the next start)", dropped)
         await ptb.shutdown()
         if self.memory is not None:
             await self.memory.close()
