@@ -16,24 +16,28 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot import texts
+from bot import parse, texts
 from bot.bots import think
-from bot.ceremony import DRAND_GRACE, Ceremony
+from bot.ceremony import DRAND_GRACE, Ceremony, keep_secrets
 from bot.clock import Clock, Randomness, SystemClock, SystemRandomness
 from bot.i18n import _
 from bot.inputs import Ctx as _Ctx
 from bot.inputs import Refused
-from bot.inputs import is_table_id as _is_table_id
+from bot.leases import LeaseKeeper
 from bot.lobby import Lobby
 from bot.platform import Channel, NullPlatform, Platform, Reply, User
 from bot.posting import Posting, Renderer
 from bot.scheduler import ApsScheduler, Scheduler
-from bot.store import Deadline, LogEntry, Store, Write
+from bot.store import Deadline, LeaseLost, LogEntry, Store, TableRow, Write
 from bot.table import MatchRun, Table, ai_seed
 from bot.tournament_host import TournamentHost
-from engine import RULESETS, Action, EngineError, InvalidCard, parse_card
+from engine import Action, EngineError
 
 log = logging.getLogger(__name__)
+
+
+#: Where the docs publish web/verify, the page that checks a match in the player's browser.
+VERIFY_PAGE = "https://belote-bot.github.io/belote-bot/verify/"
 
 
 @dataclass
@@ -51,6 +55,7 @@ class Settings:
     max_tables_per_channel: int = 20
     record_latency: bool = False
     tournaments: bool = False  # attach bot.tournaments (its own tables in the database)
+    verify_page: str = VERIFY_PAGE  # the browser check /verify links to (web/verify)
 
     @property
     def pause(self) -> float:
@@ -89,22 +94,20 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self._started = False
         self.tournaments: Any = None  # the TournamentService, when attached
         self._hooks: set[asyncio.Task[None]] = set()
+        self._leases: LeaseKeeper | None = None
 
     async def start(self) -> None:
         """Run migrations, resume every unfinished table, arm its deadline."""
         await self.store.migrate()
         self.scheduler.start()
-        deadlines = await self.store.deadlines()
-        for row in await self.store.open_tables():
-            t = Table.from_row(row)
-            self.tables[t.id] = t
-            if row.match_id is not None:
-                entries = await self.store.log(row.match_id)
-                if entries:
-                    t.run = MatchRun.replay(entries, t.id)
-            await self._resume(t, deadlines.get(t.id))
+        serves = getattr(self.platform, "serves", None)  # a shard serves some channels only
+        await self.adopt_tables(await self.store.claim_tables(serves))
         self._started = True
         self._update_idle()
+        if self.store.shared:  # other processes may take tables over, and leave theirs
+            self.store.lease_lost = self.drop_tables
+            self._leases = LeaseKeeper(self.store, self, serves)
+            self._leases.start()
         if self.settings.tournaments and self.store.path != ":memory:":
             try:
                 from bot.tournaments.commands import attach_tournaments
@@ -113,12 +116,45 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             else:
                 await attach_tournaments(self, host=self)
 
+    async def adopt_tables(self, rows: list[TableRow]) -> None:
+        """Run these tables from now on (at start, or taken over from a process whose
+        lease ran out): each rebuilt from its log, its deadline armed again."""
+        if not rows:
+            return
+        deadlines = await self.store.deadlines()
+        for row in rows:
+            if row.id in self.tables:
+                continue
+            t = Table.from_row(row)
+            if row.match_id is not None:
+                entries = await self.store.log(row.match_id)
+                if entries:
+                    t.run = MatchRun.replay(entries, t.id)
+                    if not t.run.over:
+                        keep_secrets(t.run)
+            self.tables[t.id] = t
+            await self._resume(t, deadlines.get(t.id))
+        self._update_idle()
+
+    def drop_tables(self, ids: set[int]) -> None:
+        """Another process holds these tables now: stop running them here at once."""
+        for tid in ids:
+            t = self.tables.pop(tid, None)
+            if t is not None:
+                self._disarm(t)
+                self._locks.pop(tid, None)
+                log.warning("table %s is run by another process now", t.tid)
+        self._update_idle()
+
     async def _resume(self, t: Table, stored: Deadline | None) -> None:
         run = t.run
         if run is None or run.over:
             await self._post_table(t)
             return
         dl = stored if stored is not None else self._next_deadline(t)
+        if dl is not None and dl.kind == "turn":
+            # the bot was down, not the player: their turn timer starts again now
+            dl = Deadline(t.id, "turn", max(dl.due, self.clock.now() + run.timer), dl.nonce)
         self._arm(t, dl)
         if run.phase == "drand":
             self._start_drand(t)
@@ -127,6 +163,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             await self._post_hands(t, list(range(4)))
 
     async def stop(self) -> None:
+        if self._leases is not None:
+            await self._leases.stop()
         for task in list(self._drand_tasks.values()):
             task.cancel()
         for task in list(self._drand_tasks.values()):
@@ -144,6 +182,9 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                     await close()
                 except Exception:
                     log.exception("tournament service did not stop cleanly")
+        if self._leases is not None:
+            await self.store.flush()  # what was handed in is committed under our leases,
+            await self.store.release_leases()  # then another process may take them at once
         await self.store.close()
 
     def busy(self) -> bool:
@@ -151,9 +192,19 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         return any(t.status == "playing" for t in self.tables.values())
 
     async def wait_idle(self) -> None:
-        while self.busy():
-            self._idle.clear()
-            await self._idle.wait()
+        """Until no match is in progress here, nor (on a shared database) at a table of
+        ours that another process holds: a dead one's will be taken over and finished."""
+        while True:
+            while self.busy():
+                self._idle.clear()
+                await self._idle.wait()
+            if self._leases is None:
+                return
+            serves = getattr(self.platform, "serves", None)
+            elsewhere = await self.store.playing_elsewhere(serves, set(self.tables))
+            if not elsewhere:
+                return
+            await asyncio.sleep(self._leases.period)
 
     def _update_idle(self) -> None:
         if not self.busy():
@@ -173,10 +224,25 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         return lock
 
     async def command(self, user: User, channel: Channel, text: str) -> list[Reply]:
-        """A typed command (``/play TD``); returns the answers for ``user`` only."""
-        words = (text or "").strip().split()
+        """A typed command (``/play TD``); returns the answers for ``user`` only.
+
+        Never raises on what a user types: a bad input is refused (nothing changes), and an
+        unexpected error is logged with its traceback (secrets redacted) and answered with
+        the internal-error text, while every other table goes on."""
+        try:
+            return await self._command(user, channel, text if isinstance(text, str) else "")
+        except Refused as r:
+            return [self._refusal(user, r.key, **r.kwargs)]
+        except Exception:
+            log.exception("command %s by %s failed", _loggable(text), user.id)
+            return [self._refusal(user, "err-internal")]
+
+    async def _command(self, user: User, channel: Channel, text: str) -> list[Reply]:
+        if len(text) > parse.MAX_TEXT:
+            raise Refused("err-too-long", limit=parse.MAX_TEXT)
+        words = text.strip().split()
         if not words:
-            return [self._refusal(user, "err-empty")]
+            raise Refused("err-empty")
         name = words[0].lstrip("/").lower().split("@", 1)[0]
         args = words[1:]
         if name == "table" and args and args[0].lower() in ("create", "list", "close"):
@@ -188,19 +254,19 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         if handler is None and name in TOURNAMENT_COMMANDS:
             return await self._tournament_command(user, channel, name, args)
         if handler is None:
-            return [self._refusal(user, "err-unknown-command", command=words[0][:30])]
-        ctx = _Ctx(user, channel, args)
-        try:
-            return await handler(ctx)
-        except Refused as r:
-            return [Reply(_(r.key, user.locale, **r.kwargs), ok=False)]
+            raise Refused("err-unknown-command", command=parse.echo(words[0]))
+        return await handler(_Ctx(user, channel, args))
 
     async def press(self, user: User, channel: Channel, action: str) -> list[Reply]:
-        """A button press; ``action`` is what a ``Button`` carried."""
+        """A button press; ``action`` is what a ``Button`` carried (or anything a forged
+        or outdated client sends: the same guarantees as :meth:`command`)."""
         try:
-            return await self._press(_Ctx(user, channel), action or "")
+            return await self._press(_Ctx(user, channel), action if isinstance(action, str) else "")
         except Refused as r:
-            return [Reply(_(r.key, user.locale, **r.kwargs), ok=False)]
+            return [self._refusal(user, r.key, **r.kwargs)]
+        except Exception:
+            log.exception("press %r by %s failed", str(action)[:120], user.id)
+            return [self._refusal(user, "err-internal")]
 
     def _refusal(self, user: User, key: str, **kwargs: Any) -> Reply:
         return Reply(_(key, user.locale, **kwargs), ok=False)
@@ -240,18 +306,26 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             "close": self._cmd_close,
         }
 
+    def seated_tables(self, user_id: str, channel: Channel) -> list[Table]:
+        """The tables of ``channel`` where ``user_id`` sits, oldest first (for an adapter
+        that resumes a player's game, such as the terminal). Read only."""
+        return sorted(
+            (t for t in self._channel_tables(channel) if t.seat_of(user_id) is not None),
+            key=lambda t: t.id,
+        )
+
     def _channel_tables(self, channel: Channel) -> list[Table]:
         return [t for t in self.tables.values() if t.channel == channel.id and t.status != "closed"]
 
     def _pick_table(self, ctx: _Ctx, *, seated: bool = True) -> Table:
         """The table a command is about: named (``t3``), or the user's one in this channel."""
-        named = [a for a in ctx.args if _is_table_id(a)]
+        named = [parse.table_ref(a) for a in ctx.args if parse.is_table_ref(a)]
         if named:
-            ctx.args = [a for a in ctx.args if not _is_table_id(a)]
-            tid = int(named[0][1:])
+            ctx.args = [a for a in ctx.args if not parse.is_table_ref(a)]
+            tid = named[0]
             t = self.tables.get(tid)
             if t is None or t.status == "closed":
-                raise Refused("err-no-such-table", table=named[0].lower())
+                raise Refused("err-no-such-table", table=f"t{tid}")
             if t.channel != ctx.channel.id:
                 raise Refused("err-wrong-channel", table=t.tid)
             if seated and t.seat_of(ctx.user.id) is None:
@@ -289,12 +363,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         t = self._pick_table(ctx)
         if not ctx.args:
             raise Refused("err-bid-format")
-        word = ctx.args[0].lower()
-        if word in ("pass", "take", "contre", "recontre"):
-            action = Action.parse(word)
-        elif word.upper() in ("C", "D", "H", "S", "NT", "AT"):
-            action = Action.bid(word.upper())
-        else:
+        action = parse.bid(ctx.args[0])
+        if len(ctx.args) > 1:
             raise Refused("err-bid-format")
         return await self._player_action(ctx, t, action)
 
@@ -306,11 +376,10 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         t = self._pick_table(ctx)
         if not ctx.args:
             raise Refused("err-play-format")
-        try:
-            card = parse_card(ctx.args[0].upper())
-        except InvalidCard:
-            raise Refused("err-card", card=ctx.args[0][:10]) from None
-        flags = {a.lower() for a in ctx.args[1:]}
+        card = parse.card(ctx.args[0])
+        flags = {a.lower() for a in ctx.args[1:4]}
+        if len(ctx.args) > 4:
+            raise Refused("err-play-format")
         if not flags <= {"belote", "melds", "nomelds"}:
             raise Refused("err-play-format")
         seat = t.seat_of(ctx.user.id)
@@ -378,7 +447,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 raise Refused("err-card-not-now", card=texts.card_text(action.card))
         elif pressed and action.kind != "play":
             raise Refused("err-bid-not-now", bid=texts.action_label(action, ctx.locale))
-        choices = ", ".join(texts.action_command(a) for a in legal)
+        choices = ", ".join(texts.choices(legal, belote=run.belote_intent[seat]))
         if action.kind == "play":
             if action.card not in run.match.hand(seat):
                 raise Refused("err-card-not-held", card=texts.card_text(action.card))
@@ -403,6 +472,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
     async def _after_change(self, t: Table, events: list[Any], actor: int | None = None) -> None:
         run = t.run
         assert run is not None
+        await self._post_deal_results(t, events)
         if run.over:
             # the seed first: the table message and the hands show it too from now on
             await self._post_reveal(t)
@@ -526,6 +596,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         async with self._lock(t):
             if t.run is not run or run.over or t.status != "playing" or run.seq != nonce:
                 return  # someone acted first (a player beating their timer): theirs stands
+            if self.tables.get(t.id) is not t:
+                return  # dropped meanwhile (another process holds it, or it was re-read)
             await self._apply_action(t, seat, action, by)
 
     async def _record(
@@ -563,6 +635,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         w.deadlines[t.id] = dl
         try:
             await self.store.write(w)
+        except LeaseLost:
+            raise  # another process runs it now (dropped here): nothing to reload or re-arm
         except Exception:
             log.exception("could not store table %s; reloading it", t.tid)
             await self._reload(t)
@@ -599,15 +673,13 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             except ImportError:
                 raise Refused("err-stale-button") from None
             return await handle_tournament_press(self, ctx.user, ctx.channel, action)
-        parts = action.split(":", 3)
-        if len(parts) != 4 or not _is_table_id(parts[0]) or not parts[1].isdigit():
-            raise Refused("err-stale-button")
-        t = self.tables.get(int(parts[0][1:]))
+        p = parse.press(action)
+        t = self.tables.get(p.table)
         if t is None or t.status == "closed":
             raise Refused("err-table-gone")
         if t.channel != ctx.channel.id:
             raise Refused("err-wrong-channel", table=t.tid)
-        seq, seat_text, code = int(parts[1]), parts[2], parts[3]
+        seq, code = p.seq, p.code
         ctx.table = t
         if code == "hand":
             return await self._cmd_hand(_Ctx(ctx.user, ctx.channel, [t.tid]))
@@ -626,7 +698,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         except EngineError:
             raise Refused("err-stale-button") from None
         my_seat = t.seat_of(ctx.user.id)
-        if seat_text != "-" and (my_seat is None or str(my_seat) != seat_text):
+        if p.seat is not None and my_seat != p.seat:
             raise Refused("err-not-your-hand")
         async with self._lock(t):
             run = t.run
@@ -672,16 +744,20 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         t = self._pick_table(ctx, seated=False)
         async with self._lock(t):
             run = t.run
+            if run is None and t.last_match is not None:  # the match ended before a restart
+                entries = await self.store.log(t.last_match)
+                run = MatchRun.replay(entries, t.id) if entries else None
             if run is None or run.match is None:
                 raise Refused("err-no-score")
             a, b = run.match.scores
-        return [Reply(_("score-reply", ctx.locale, table=t.tid, match=f"m{run.id}", a=a, b=b))]
+        key = "score-final" if run.over else "score-reply"
+        return [Reply(_(key, ctx.locale, table=t.tid, match=f"m{run.id}", a=a, b=b))]
 
     async def _cmd_rules(self, ctx: _Ctx) -> list[Reply]:
         ruleset = None
         for a in ctx.args:
-            if a.lower() in RULESETS:
-                ruleset = a.lower()
+            if not parse.is_table_ref(a):
+                ruleset = parse.ruleset(a)
         if ruleset is None:
             here = self._channel_tables(ctx.channel)
             mine = [t for t in here if t.seat_of(ctx.user.id) is not None] or here
@@ -721,6 +797,15 @@ def _choose_variant(
     if belote and strict and not best[1].belote:
         return Action.play(card, belote=True)  # refused below with a clear message
     return best[1]
+
+
+def _loggable(text: object) -> str:
+    """A command for a log line: cut short, and a seed being sent never written (it is
+    registered as a secret only once read)."""
+    words = str(text)[:200].split()
+    if words and words[0].lstrip("/").lower().startswith("seed"):
+        words = words[:1] + ["[seed]"] * (len(words) > 1)
+    return repr(" ".join(words))
 
 
 __all__ = ["BeloteApp", "Refused", "Settings"]

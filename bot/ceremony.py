@@ -10,21 +10,28 @@ import asyncio
 import logging
 from typing import Any
 
-from bot import texts
+from bot import parse, redact, texts
 from bot.i18n import _
 from bot.inputs import Ctx as _Ctx
 from bot.inputs import Refused
-from bot.inputs import is_table_id as _is_table_id
 from bot.platform import Button, Reply
 from bot.store import LogEntry, MatchRow, Write
 from bot.table import MatchRun, Table
-from engine import EngineError
 from engine.recipe import commitment as seed_commitment
-from engine.recipe import parse_seed_hex
 
 log = logging.getLogger(__name__)
 
 DRAND_GRACE = 5.0  # seconds after the round is due, then deal without drand
+
+
+def keep_secrets(run: MatchRun) -> None:
+    """Keep a running match's secrets out of the logs: its server seed until the reveal,
+    and the players' seeds received while the seed window is still open."""
+    redact.register(run.server_seed)
+    if run.phase == "seeds":
+        for seed in run.seat_seeds:
+            if seed is not None:
+                redact.register(seed)
 
 
 class Ceremony:
@@ -42,7 +49,7 @@ class Ceremony:
         return [Reply(_("ok-started", ctx.locale, table=t.tid, match=f"m{t.run.id}"))]
 
     async def _start_match(self, t: Table) -> None:
-        mid = self.store.new_match_id()
+        mid = await self.store.new_match_id()
         server_seed = self.random.token_bytes(32, f"server-seed/m{mid}")
         ai_root = self.random.token_bytes(16, f"ai-seed/m{mid}")
         commit = seed_commitment(server_seed)
@@ -56,6 +63,7 @@ class Ceremony:
         )
         start = LogEntry(mid, 0, now, "start", data)
         run = MatchRun.from_start(start, t.id)
+        keep_secrets(run)
         t.run = run
         t.status = "playing"
         self._idle.clear()
@@ -95,12 +103,10 @@ class Ceremony:
             assert seat is not None
             if not ctx.args:
                 raise Refused("err-seed-format")
-            try:
-                seed = parse_seed_hex(ctx.args[0], 16)
-            except EngineError:
-                raise Refused("err-seed-format") from None
+            seed = parse.seed_hex(ctx.args[0], 16)
             if run.seat_seeds[seat] is not None:
                 raise Refused("err-seed-twice")
+            redact.register(seed)  # public once the window closes (the seeds post)
             await self._record(t, [("seed", {"seat": seat, "seed": seed.hex()})])
             if not run.waiting_for_seeds():
                 await self._close_seeds(t)
@@ -119,6 +125,9 @@ class Ceremony:
             r = first_round_after(self.clock.now())
             data = {"round": r, "due": time_of_round(r)}
         await self._record(t, [("seeds_closed", data)])
+        for seed in run.seat_seeds:  # shown on the seeds post from now on
+            if seed is not None:
+                redact.forget(seed)
         if run.seed_window > 0:  # the window is shut: the commitment keeps no seed button
             await self._post(
                 t,
@@ -209,30 +218,33 @@ class Ceremony:
         await self._post_table(t)
         await self._post_hands(t, list(range(4)))
 
-    async def _finished_match(self, ctx: _Ctx, words: list[str]) -> MatchRow:
+    async def _finished_match(
+        self, ctx: _Ctx, words: list[str], none: str = "err-no-match-to-verify"
+    ) -> MatchRow:
         """The finished match of this channel that ``/verify`` or ``/replay`` is about:
         named (``m12``) among ``words``, else the latest. Only a finished match: before
         the reveal its seed is secret, and a replay shows every hand."""
         mid: int | None = None
         for a in words:
-            s = a.lower().lstrip("m")
-            if s.isdigit():
-                mid = int(s)
-            elif not _is_table_id(a):
-                raise Refused("err-match-id")
+            if not parse.is_table_ref(a):
+                mid = parse.match_ref(a)
         if mid is None:
             row = await self.store.latest_match(ctx.channel.id, ended=True)
         else:
             row = await self.store.match(mid)
         if row is None or row.channel != ctx.channel.id:
-            raise Refused("err-no-match-to-verify")
+            raise Refused(none)
         if row.status == "playing":
             raise Refused("err-match-not-over", match=f"m{row.id}")
         return row
 
     async def _cmd_verify(self, ctx: _Ctx) -> list[Reply]:
         row = await self._finished_match(ctx, ctx.args)
-        transcript = await self.transcript(row.id)
+        try:
+            transcript = await self.transcript(row.id)
+        except LookupError:  # closed before its first deal: nothing was dealt to check
+            raise Refused("err-never-dealt", match=f"m{row.id}") from None
+        from bot.transcript import dumps
         from bot.verify import verify_transcript
 
         # With a drand client configured, compare the value with what drand itself serves.
@@ -240,19 +252,35 @@ class Ceremony:
         report = await verify_transcript(transcript, online=online, drand_client=self.drand)
         loc = ctx.locale
         if report.ok:
-            return [Reply(_("verify-ok", loc, match=f"m{row.id}", checks=len(report.checks)))]
-        failed = ", ".join(c.name for c in report.failed)
-        return [Reply(_("verify-failed", loc, match=f"m{row.id}", failed=failed), ok=False)]
+            text = _("verify-ok", loc, match=f"m{row.id}", checks=len(report.checks))
+        else:
+            failed = ", ".join(c.name for c in report.failed)
+            text = _("verify-failed", loc, match=f"m{row.id}", failed=failed)
+        # The transcript goes with the answer, and the page that checks it on the player's
+        # own device: nobody has to take the bot's word for its own deals.
+        name = f"belote-m{row.id}.json"
+        page = _("verify-page", loc, url=self.settings.verify_page, file=name)
+        return [
+            Reply(
+                f"{text}\n{page}",
+                ok=report.ok,
+                file=dumps(transcript).encode("utf-8"),
+                file_name=name,
+            )
+        ]
 
     async def _cmd_replay(self, ctx: _Ctx) -> list[Reply]:
         """``/replay [MATCH] [DEAL]``: an animated picture of one played deal of a finished
         match (the last one when DEAL is left out), every hand shown, for the asker only."""
-        deal_words = [a for a in ctx.args if a.isdigit()]
-        row = await self._finished_match(ctx, [a for a in ctx.args if not a.isdigit()])
+        deals = [n for n in map(parse.deal_number, ctx.args) if n is not None]
+        words = [a for a in ctx.args if not parse.is_number(a)]
+        row = await self._finished_match(ctx, words, "err-no-match-to-replay")
         entries = await self.store.log(row.id)
         run = MatchRun.replay(entries, 0)
         played = [d for d in (run.match.deals if run.match else []) if d.result is not None]
-        number = int(deal_words[0]) if deal_words else len(played)
+        if not played:
+            raise Refused("err-never-dealt", match=f"m{row.id}")
+        number = deals[0] if deals else len(played)
         if not played or not 1 <= number <= len(played):
             raise Refused("err-no-deal-to-replay", match=f"m{row.id}", deals=len(played))
         record = played[number - 1]
@@ -297,12 +325,14 @@ class Ceremony:
     async def _post_reveal(self, t: Table) -> None:
         run = t.run
         assert run is not None
+        redact.forget(run.server_seed)  # public from this post on
         loc = self._loc(t)
         await self._post(
             t,
             f"reveal:{run.id}",
             _(
-                "reveal-post",
+                # closed before its first deal: nothing to /verify, so no invitation to
+                "reveal-post" if run.match is not None else "reveal-post-undealt",
                 loc,
                 match=f"m{run.id}",
                 seed=run.server_seed.hex(),

@@ -1,4 +1,5 @@
-"""What comes in: a command's context, refusals, and small parsing helpers."""
+"""What comes in: a command's context and refusals (the words themselves are read by
+:mod:`bot.parse`)."""
 
 from __future__ import annotations
 
@@ -33,19 +34,3 @@ class Ctx:
     @property
     def locale(self) -> str:
         return self.user.locale
-
-
-def is_table_id(text: str) -> bool:
-    """``t3`` / ``T3``: a table id (cards are rank then suit, so ``TD`` is not one)."""
-    return len(text) >= 2 and text[0] in "tT" and text[1:].isdigit()
-
-
-def number(text: str) -> float | None:
-    """A finite number, or None."""
-    try:
-        n = float(text)
-    except ValueError:
-        return None
-    if n != n or n in (float("inf"), float("-inf")):
-        return None
-    return n

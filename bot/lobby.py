@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import logging
 
-from bot import texts
+from bot import parse, texts
 from bot.i18n import _
 from bot.inputs import Ctx as _Ctx
 from bot.inputs import Refused
-from bot.inputs import is_table_id as _is_table_id
-from bot.inputs import number as _number
 from bot.platform import Reply
 from bot.store import Write
-from bot.table import BOT_NAMES, LEVELS, Seat, Table, TableSettings
+from bot.table import BOT_NAMES, Seat, Table, TableSettings
 from engine import RULESETS
 
 log = logging.getLogger(__name__)
@@ -31,7 +29,8 @@ class Lobby:
         )
         args = list(ctx.args)
         while args:
-            a = args.pop(0).lower()
+            word = args.pop(0)
+            a = word.lower()
             if a in RULESETS:
                 settings.ruleset = a
             elif a == "--rated":
@@ -41,31 +40,21 @@ class Lobby:
                     raise Refused("err-option-value", option=a)
                 value = args.pop(0)
                 if a == "--ai":
-                    if value.lower() not in LEVELS:
-                        raise Refused("err-level", levels=", ".join(LEVELS))
-                    settings.ai_level = value.lower()
-                    continue
-                n = _number(value)
-                if a == "--target":
-                    if n is None or n != int(n) or not 1 <= n <= 100_000:
-                        raise Refused("err-target")
-                    settings.target = int(n)
+                    settings.ai_level = parse.level(value)
+                elif a == "--target":
+                    settings.target = parse.target(value)
                 elif a == "--timer":
-                    if n is None or not 5 <= n <= 3600:
-                        raise Refused("err-timer")
-                    settings.timer = float(n)
+                    settings.timer = parse.timer(value)
                 else:
-                    if n is None or not 0 <= n <= 600:
-                        raise Refused("err-window")
-                    settings.seed_window = float(n)
+                    settings.seed_window = parse.seed_window(value)
             else:
-                raise Refused("err-create-arg", arg=a[:30], rulesets=", ".join(RULESETS))
+                raise Refused("err-create-arg", arg=parse.echo(word), rulesets=", ".join(RULESETS))
         if len(self._channel_tables(ctx.channel)) >= self.settings.max_tables_per_channel:
             raise Refused("err-too-many-tables")
         now = self.clock.now()
         seat = Seat("human", ctx.user.name, ctx.user.id, locale=ctx.user.locale)
         t = Table(
-            id=self.store.new_table_id(),
+            id=await self.store.new_table_id(),
             channel=ctx.channel.id,
             host=ctx.user.id,
             settings=settings,
@@ -98,7 +87,8 @@ class Lobby:
     async def _cmd_join(self, ctx: _Ctx) -> list[Reply]:
         t = self._pick_table(ctx, seated=False)
         async with self._lock(t):
-            if t.seat_of(ctx.user.id) is not None:
+            now_at = t.seat_of(ctx.user.id)
+            if now_at is not None and (not ctx.args or t.status != "open" or t.ref is not None):
                 raise Refused("err-already-seated", table=t.tid)
             if t.status != "open":
                 raise Refused("err-match-running", table=t.tid)
@@ -108,6 +98,8 @@ class Lobby:
                 seat = t.reserved.index(ctx.user.id)
             else:
                 seat = self._seat_arg(ctx, t)
+            if now_at is not None:  # between matches, ``/join SEAT`` moves to that seat
+                t.seats[now_at] = None
             t.seats[seat] = Seat("human", ctx.user.name, ctx.user.id, locale=ctx.user.locale)
             await self._save_table(t)
             full = t.ref is not None and not t.free_seats()
@@ -124,10 +116,7 @@ class Lobby:
         if not free:
             raise Refused("err-table-full", table=t.tid)
         if ctx.args:
-            n = _number(ctx.args[0])
-            if n is None or n != int(n) or not 1 <= n <= 4:
-                raise Refused("err-seat-number")
-            seat = int(n) - 1
+            seat = parse.seat_number(ctx.args[0])
             if seat not in free:
                 raise Refused("err-seat-taken", seat=texts.seat_label(seat))
             return seat
@@ -162,12 +151,10 @@ class Lobby:
         level = self.settings.ai_level
         rest = []
         for a in ctx.args:
-            if a.lower() in LEVELS:
-                level = a.lower()
-            elif _is_table_id(a) or _number(a) is not None:
+            if parse.is_table_ref(a) or parse.is_number(a):
                 rest.append(a)
             else:
-                raise Refused("err-level", levels=", ".join(LEVELS))
+                level = parse.level(a)
         ctx.args = rest
         t = self._pick_table(ctx, seated=False)
         async with self._lock(t):
@@ -187,10 +174,7 @@ class Lobby:
         self._check_host(ctx, t)
         if not ctx.args:
             raise Refused("err-seat-number")
-        n = _number(ctx.args[0])
-        if n is None or n != int(n) or not 1 <= n <= 4:
-            raise Refused("err-seat-number")
-        seat = int(n) - 1
+        seat = parse.seat_number(ctx.args[0])
         async with self._lock(t):
             if t.seats[seat] is None:
                 raise Refused("err-seat-empty", seat=texts.seat_label(seat))

@@ -52,6 +52,13 @@ class Post:
     image_name: str = "table.png"
     buttons: Buttons = ()
     to_user: str | None = None  # a User.id: private to that user; None: public
+    # ``text`` line by line, each with its kind (``"trick-won"``, ``"turn"``... see
+    # bot.texts.table_lines), for a platform that cannot edit a message (the terminal)
+    # and chooses which lines to print again; chat adapters ignore it.
+    lines: tuple[tuple[str, str], ...] = ()
+    # The moment a picture shows, ``m3-deal02-045`` (match, deal, log position), so that
+    # a platform keeping pictures as files can name them; "" when not about a match.
+    moment: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,9 @@ class Reply:
     ``ok`` is False when the input was refused (bad card, stale button...): adapters may
     show it as an alert. Nothing changed in that case. ``key``: the post key this reply
     shows, when it is one (``/hand`` and "Show my hand" give the player's ``hand:`` key),
-    so an adapter knows exactly which later posts edit it.
+    so an adapter knows exactly which later posts edit it. ``file``: a document sent with
+    the answer, named ``file_name`` (``/verify`` attaches the match transcript, so a player
+    can check it on their own device).
     """
 
     text: str
@@ -70,6 +79,8 @@ class Reply:
     image_name: str = "hand.png"
     buttons: Buttons = ()
     key: str | None = None
+    file: bytes | None = None
+    file_name: str = "transcript.json"
 
 
 class Platform(Protocol):

@@ -39,6 +39,8 @@ class Posting:
         image: bytes | None = None,
         image_name: str = "table.png",
         buttons: tuple[tuple[Button, ...], ...] = (),
+        lines: texts.Lines | None = None,
+        moment: str | None = None,
     ) -> None:
         post = Post(
             channel=Channel(t.channel),
@@ -48,8 +50,19 @@ class Posting:
             image_name=image_name,
             buttons=buttons,
             to_user=to_user,
+            lines=tuple(lines or ()),
+            moment=self._moment(t) if moment is None else moment,
         )
         await self._deliver(post)
+
+    @staticmethod
+    def _moment(t: Table) -> str:
+        """``m3-deal02-045``: the match, deal and log position a post shows."""
+        run = t.run
+        if run is None:
+            return ""
+        deal = run.match.k + 1 if run.match is not None else 0
+        return f"m{run.id}-deal{deal:02d}-{run.seq:03d}"
 
     async def _deliver(self, post: Post) -> None:
         try:
@@ -67,7 +80,7 @@ class Posting:
 
     async def _post_table(self, t: Table) -> None:
         loc = self._loc(t)
-        text = texts.table_text(t, loc, self.clock.now())
+        lines = texts.table_lines(t, loc, self.clock.now())
         run = t.run
         image = await self._table_picture(t, loc)
         buttons: tuple[tuple[Button, ...], ...] = ()
@@ -82,7 +95,9 @@ class Posting:
             buttons = (tuple(row),)
         elif run is not None and run.match is not None and not run.over:
             buttons = ((Button(_("label-hand", loc), self._code(t, "hand")),),)
-        await self._post(t, f"table:{t.id}", text, image=image, buttons=buttons)
+        await self._post(
+            t, f"table:{t.id}", texts.join(lines), image=image, buttons=buttons, lines=lines
+        )
 
     async def _table_picture(self, t: Table, loc: str) -> bytes | None:
         """The table's picture during (and at the end of) a match; None in the lobby."""
@@ -112,10 +127,12 @@ class Posting:
         for seat, s in enumerate(run.seats):
             if s.is_bot or s.user_id is None:
                 continue
+            lines = texts.final_hand_lines(run, seat, s.locale)
             await self._post(
                 t,
                 f"hand:{t.id}:{s.user_id}",
-                texts.final_hand_text(run, seat, s.locale),
+                texts.join(lines),
+                lines=lines,
                 to_user=s.user_id,
                 image=await self._table_picture(t, s.locale),
                 image_name="hand.png",
@@ -126,7 +143,7 @@ class Posting:
         assert run is not None and run.match is not None
         s = run.seats[seat]
         loc = s.locale
-        text = texts.hand_text(run, seat, loc)
+        lines = texts.hand_lines(run, seat, loc)
         buttons: list[tuple[Button, ...]] = []
         if run.to_move == seat and not run.is_auto(seat):
             buttons += self._choice_buttons(t, seat, loc)
@@ -144,11 +161,13 @@ class Posting:
         return Post(
             channel=Channel(t.channel),
             key=f"hand:{t.id}:{s.user_id}",
-            text=text,
+            text=texts.join(lines),
             image=image,
             image_name="hand.png",
             buttons=tuple(buttons),
             to_user=s.user_id,
+            lines=tuple(lines),
+            moment=self._moment(t),
         )
 
     def _choice_buttons(self, t: Table, seat: int, loc: str) -> list[tuple[Button, ...]]:
@@ -203,6 +222,42 @@ class Posting:
                     extras.append(Button(label, self._code(t, announce[0].text, seat)))
         return _rows(cards) + _rows(extras)
 
+    async def _post_deal_results(self, t: Table, events: list[Any]) -> None:
+        """Each deal that just ended: its result, as text and as a picture, to the table."""
+        run = t.run
+        if run is None or run.match is None:
+            return
+        loc = self._loc(t)
+        for e in events:
+            if getattr(e, "kind", None) != "deal_end":
+                continue
+            k = e.data["k"]
+            record = next((d for d in run.match.deals if d.k == k), None)
+            if record is None or record.result is None:
+                continue
+            lines = texts.result_lines(run, record, loc)
+            image = None
+            if self._render is not None:
+                image = await self._picture(
+                    self._render.render_deal_result,
+                    record.result,
+                    [texts.seat_name(s, loc) for s in run.seats],
+                    record=record,
+                    target=run.target or run.match.target,
+                    table_id=t.tid,
+                    ruleset=run.ruleset,
+                    tr=self._render.tr(loc),
+                )
+            await self._post(
+                t,
+                f"result:{run.id}:{k}",
+                texts.join(lines),
+                lines=lines,
+                image=image,
+                image_name="result.png",
+                moment=f"m{run.id}-deal{k + 1:02d}",
+            )
+
     async def _post_hands(self, t: Table, seats: list[int]) -> None:
         run = t.run
         if run is None or run.match is None:
@@ -225,6 +280,7 @@ class Renderer:
     render_table = staticmethod(render.render_table)
     render_hand = staticmethod(render.render_hand)
     render_replay = staticmethod(render.render_replay)
+    render_deal_result = staticmethod(render.render_deal_result)
 
     @staticmethod
     def tr(locale: str) -> Any:

@@ -5,17 +5,19 @@ their own rating (mu, sigma) per ruleset; a match updates all four from the team
 A rating is provisional until the player has played `PROVISIONAL_MATCHES` rated matches.
 Shown on a familiar scale: 1000 + 40 x (mu - 3 sigma), which starts at 1000.
 
-Every rated match is recorded once (by its reference) so a replayed event after a
-restart never counts twice.
+Every rated match is recorded once (by its reference, claimed in the transaction that
+writes the new ratings) so a replayed event after a restart, or a second bot process on
+the same PostgreSQL database, never counts twice. The ratings are global: one table for
+every server the bot is in.
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
-import aiosqlite
 from openskill.models import PlackettLuce
+
+from bot.sql import Database
 
 PROVISIONAL_MATCHES = 10
 _MODEL = PlackettLuce()
@@ -100,43 +102,42 @@ def rate_teams(
 
 
 class Ratings:
-    """The ratings table on an aiosqlite connection (its own tables, created if missing)."""
+    """The ratings tables on the bot's database (created by the tournaments' migrations)."""
 
-    def __init__(self, conn: aiosqlite.Connection, lock: asyncio.Lock | None = None) -> None:
-        self.conn = conn
-        self.lock = lock or asyncio.Lock()  # one transaction at a time on the connection
+    def __init__(self, sql: Database) -> None:
+        self.sql = sql
 
     async def ensure_schema(self) -> None:
         for stmt in SCHEMA:
-            await self.conn.execute(stmt)
+            await self.sql.execute(stmt)
 
-    async def get(self, user_id: str, ruleset: str, name: str = "") -> Rating:
-        async with self.conn.execute(
+    async def get(self, user_id: str, ruleset: str, name: str = "", *, tx: object = None) -> Rating:
+        row = await (tx or self.sql).fetchone(  # type: ignore[attr-defined]
             "SELECT name, mu, sigma, matches, wins, draws, losses FROM ratings"
-            " WHERE user_id = ? AND ruleset = ?",
-            (user_id, ruleset),
-        ) as cur:
-            row = await cur.fetchone()
+            " WHERE user_id = ? AND ruleset = ?" + (self.sql.for_update if tx else ""),
+            user_id,
+            ruleset,
+        )
         if row is None:
             return Rating(user_id, ruleset, name)
         return Rating(user_id, ruleset, *row)
 
     async def of_user(self, user_id: str) -> list[Rating]:
-        async with self.conn.execute(
+        rows = await self.sql.fetch(
             "SELECT ruleset, name, mu, sigma, matches, wins, draws, losses FROM ratings"
             " WHERE user_id = ? ORDER BY matches DESC",
-            (user_id,),
-        ) as cur:
-            return [Rating(user_id, *row) for row in await cur.fetchall()]
+            user_id,
+        )
+        return [Rating(user_id, *row) for row in rows]
 
     async def find(self, who: str) -> tuple[str, str] | None:
         """(user id, name) of a rated player named `who` (or with that id), if just one."""
-        async with self.conn.execute(
+        rows = await self.sql.fetch(
             "SELECT DISTINCT user_id, name FROM ratings"
-            " WHERE user_id = ? OR name = ? COLLATE NOCASE",
-            (who, who),
-        ) as cur:
-            rows = await cur.fetchall()
+            " WHERE user_id = ? OR lower(name) = lower(?)",
+            who,
+            who,
+        )
         ids = {u for u, _ in rows}
         return (rows[0][0], rows[0][1]) if len(ids) == 1 else None
 
@@ -149,33 +150,30 @@ class Ratings:
         winner: int | None,
         now: float,
     ) -> bool:
-        """Rate one finished match ((user id, name) per player); False if already rated."""
-        async with self.conn.execute(
-            "SELECT 1 FROM rated_matches WHERE match_ref = ?", (match_ref,)
-        ) as cur:
-            if await cur.fetchone() is not None:
-                return False
-        old_a = [await self.get(u, ruleset, n) for u, n in team_a]
-        old_b = [await self.get(u, ruleset, n) for u, n in team_b]
-        new_a, new_b = rate_teams(old_a, old_b, winner)
-        names = dict(team_a + team_b)
-        async with self.lock:
-            await self._write(match_ref, ruleset, new_a + new_b, names, now)
-        return True
-
-    async def _write(
-        self, match_ref: str, ruleset: str, rated: list[Rating], names: dict[str, str], now: float
-    ) -> None:
-        await self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            await self.conn.execute(
-                "INSERT INTO rated_matches (match_ref, ruleset, at) VALUES (?, ?, ?)",
-                (match_ref, ruleset, now),
+        """Rate one finished match ((user id, name) per player); False if already rated.
+        One transaction: the match is claimed, the four ratings read (locked) and written."""
+        async with self.sql.transaction() as tx:
+            claimed = await tx.fetchone(
+                "INSERT INTO rated_matches (match_ref, ruleset, at) VALUES (?, ?, ?)"
+                " ON CONFLICT (match_ref) DO NOTHING RETURNING match_ref",
+                match_ref,
+                ruleset,
+                now,
             )
-            for r in rated:
-                await self.conn.execute(
-                    "INSERT OR REPLACE INTO ratings (user_id, ruleset, name, mu, sigma, matches,"
-                    " wins, draws, losses, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            if claimed is None:
+                return False
+            old_a = [await self.get(u, ruleset, n, tx=tx) for u, n in team_a]
+            old_b = [await self.get(u, ruleset, n, tx=tx) for u, n in team_b]
+            new_a, new_b = rate_teams(old_a, old_b, winner)
+            names = dict(team_a + team_b)
+            await tx.executemany(
+                "INSERT INTO ratings (user_id, ruleset, name, mu, sigma, matches, wins, draws,"
+                " losses, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (user_id, ruleset) DO UPDATE SET name = excluded.name,"
+                " mu = excluded.mu, sigma = excluded.sigma, matches = excluded.matches,"
+                " wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,"
+                " updated_at = excluded.updated_at",
+                [
                     (
                         r.user_id,
                         ruleset,
@@ -187,24 +185,22 @@ class Ratings:
                         r.draws,
                         r.losses,
                         now,
-                    ),
-                )
-            await self.conn.execute("COMMIT")
-        except BaseException:
-            await self.conn.execute("ROLLBACK")
-            raise
+                    )
+                    for r in new_a + new_b
+                ],
+            )
+        return True
 
     async def leaderboard(
         self, ruleset: str, limit: int = 20, include_provisional: bool = False
     ) -> list[Rating]:
         """Best first by the shown rating; provisional ratings only when asked for."""
         minimum = 0 if include_provisional else PROVISIONAL_MATCHES
-        async with self.conn.execute(
+        rows = await self.sql.fetch(
             "SELECT user_id, name, mu, sigma, matches, wins, draws, losses FROM ratings"
             " WHERE ruleset = ? AND matches >= ? ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?",
-            (ruleset, minimum, limit),
-        ) as cur:
-            return [
-                Rating(u, ruleset, n, mu, s, m, w, d, lo)
-                for u, n, mu, s, m, w, d, lo in await cur.fetchall()
-            ]
+            ruleset,
+            minimum,
+            limit,
+        )
+        return [Rating(u, ruleset, n, mu, s, m, w, d, lo) for u, n, mu, s, m, w, d, lo in rows]

@@ -11,6 +11,8 @@ from engine import RULESETS, Action, card_text, cards_text
 if TYPE_CHECKING:
     from bot.table import MatchRun, Seat, Table
 
+Lines = list[tuple[str, str]]  # (kind, text): a message line by line, see table_lines
+
 
 def seat_label(seat: int) -> str:
     """Seats are 0..3 inside, 1..4 for people."""
@@ -108,60 +110,80 @@ def action_command(action: Action) -> str:
 
 
 def seats_lines(t: Table, locale: str) -> list[str]:
+    return [text for _kind, text in _seat_lines(t, locale)]
+
+
+def _seat_lines(t: Table, locale: str) -> Lines:
     run = t.run if t.run is not None and not t.run.over else None
-    lines = []
+    lines: Lines = []
     for i in range(4):
         seat = run.seats[i] if run is not None else t.seats[i]
         name = seat_name(seat, locale)
         team = _("team-a", locale) if i % 2 == 0 else _("team-b", locale)
+        kind = "seat"
         if run is not None and run.left[i]:
             key = "seat-line-gone"
         elif run is not None and run.replaced[i]:
             key = "seat-line-away"
         elif run is not None and run.phase == "play" and run.to_move == i:
-            key = "seat-line-turn"
+            key, kind = "seat-line-turn", "seat-turn"
         else:
             key = "seat-line"
-        lines.append(_(key, locale, seat=seat_label(i), name=name, team=team))
+        lines.append((kind, _(key, locale, seat=seat_label(i), name=name, team=team)))
     return lines
 
 
 def table_text(t: Table, locale: str, now: float | None = None) -> str:
     """The one public message of a table, edited in place as the match goes."""
+    return join(table_lines(t, locale, now))
+
+
+def join(lines: Lines) -> str:
+    return "\n".join(text for _kind, text in lines)
+
+
+def table_lines(t: Table, locale: str, now: float | None = None) -> Lines:
+    """:func:`table_text` line by line, each with its kind (``LINE_KINDS``), so that a
+    terminal, which cannot edit a message, can choose what to print again."""
     s = t.settings
-    lines = [
-        _(
-            "table-header",
-            locale,
-            table=t.tid,
-            ruleset=s.ruleset,
-            target=s.target or RULESETS[s.ruleset].target,
-            timer=int(s.timer),
+    lines: Lines = [
+        (
+            "header",
+            _(
+                "table-header",
+                locale,
+                table=t.tid,
+                ruleset=s.ruleset,
+                target=s.target or RULESETS[s.ruleset].target,
+                timer=int(s.timer),
+            ),
         )
     ]
     run = t.run
     if t.status == "closed":
-        lines.append(_("table-closed", locale))
-        return "\n".join(lines)
-    lines += seats_lines(t, locale)
+        lines.append(("closed", _("table-closed", locale)))
+        return lines
+    lines += _seat_lines(t, locale)
     if run is None or (run.over and t.status == "open" and run.id != t.last_match):
         free = len(t.free_seats())
-        lines.append(_("table-waiting", locale, free=free) if free else _("table-ready", locale))
-        return "\n".join(lines)
-    lines.append(_("table-match", locale, match=f"m{run.id}"))
+        lines.append(
+            ("lobby", _("table-waiting", locale, free=free) if free else _("table-ready", locale))
+        )
+        return lines
+    lines.append(("match", _("table-match", locale, match=f"m{run.id}")))
     if run.phase == "seeds":
-        lines.append(_("table-phase-seeds", locale))
+        lines.append(("phase", _("table-phase-seeds", locale)))
     elif run.phase == "drand":
-        lines.append(_("table-phase-drand", locale, round=run.drand_round))
+        lines.append(("phase", _("table-phase-drand", locale, round=run.drand_round)))
     if run.match is not None:
         lines += _match_lines(run, locale, now)
     if run.over:
         if run.aborted:
-            lines.append(_("table-aborted", locale))
+            lines.append(("over", _("table-aborted", locale)))
         else:
-            lines.append(_("table-over", locale))
-        lines.append(seed_line(run, locale))
-    return "\n".join(lines)
+            lines.append(("over", _("table-over", locale)))
+        lines.append(("seed", seed_line(run, locale)))
+    return lines
 
 
 def seed_line(run: MatchRun, locale: str) -> str:
@@ -172,67 +194,99 @@ def seed_line(run: MatchRun, locale: str) -> str:
 
 def final_hand_text(run: MatchRun, seat: int, locale: str) -> str:
     """A player's private message once the match is over: the result, nothing to press."""
-    lines = [_("hand-over", locale, table=f"t{run.table_id}", match=f"m{run.id}")]
+    return join(final_hand_lines(run, seat, locale))
+
+
+def final_hand_lines(run: MatchRun, seat: int, locale: str) -> Lines:
+    lines: Lines = [
+        ("hand-over", _("hand-over", locale, table=f"t{run.table_id}", match=f"m{run.id}"))
+    ]
     m = run.match
     if run.aborted or m is None or m.winner is None:
-        lines.append(_("table-aborted", locale))
+        lines.append(("over", _("table-aborted", locale)))
     else:
         team = _("team-a", locale) if m.winner == 0 else _("team-b", locale)
         a, b = m.scores
-        lines.append(_("winner-line", locale, team=team, a=a, b=b))
-    lines.append(seed_line(run, locale))
-    return "\n".join(lines)
+        lines.append(("winner", _("winner-line", locale, team=team, a=a, b=b)))
+    lines.append(("seed", seed_line(run, locale)))
+    return lines
 
 
 def _name(run: MatchRun, seat: int, locale: str) -> str:
-    return seat_name(run.seats[seat], locale)
+    """A seat's name in the match's lines (the seat lines say who is a bot)."""
+    return run.seats[seat].name
 
 
-def _match_lines(run: MatchRun, locale: str, now: float | None) -> list[str]:
+def _match_lines(run: MatchRun, locale: str, now: float | None) -> Lines:
     m = run.match
     assert m is not None
     v = m.view(None)
-    lines = [_("score-line", locale, a=v.scores[0], b=v.scores[1])]
+    lines: Lines = [("score", _("score-line", locale, a=v.scores[0], b=v.scores[1]))]
     if m.to_move is not None:
-        lines.append(_("deal-line", locale, deal=v.k + 1, dealer=_name(run, v.dealer, locale)))
+        lines.append(
+            ("deal", _("deal-line", locale, deal=v.k + 1, dealer=_name(run, v.dealer, locale)))
+        )
+    if v.turned is not None and v.contract is None:
+        lines.append(("turned", _("turned-line", locale, card=card_text(v.turned))))
+    if v.bids:  # the whole auction stays on one line: how the contract came about
+        bids = ", ".join(f"{run.seats[s].name}: {_bid_text(b, locale)}" for s, b in v.bids)
+        lines.append(("bids", _("bids-line", locale, bids=bids)))
     if v.contract is not None:
         lines.append(
-            _(
-                "contract-line",
-                locale,
-                contract=contract_text(v.contract, locale),
-                taker=_name(run, v.contract.taker, locale),
+            (
+                "contract",
+                _(
+                    "contract-line",
+                    locale,
+                    contract=contract_text(v.contract, locale),
+                    taker=_name(run, v.contract.taker, locale),
+                ),
             )
         )
-    elif v.turned is not None:
-        lines.append(_("turned-line", locale, card=card_text(v.turned)))
-    if v.contract is None and v.bids:
-        bids = ", ".join(f"{_name(run, s, locale)}: {b}" for s, b in v.bids)
-        lines.append(_("bids-line", locale, bids=bids))
     if v.trick:
-        played = ", ".join(f"{_name(run, s, locale)} {card_text(c)}" for s, c in v.trick)
-        lines.append(_("trick-line", locale, cards=played))
-    elif v.tricks:
-        last = v.tricks[-1]
-        played = ", ".join(f"{_name(run, s, locale)} {card_text(c)}" for s, c in last.cards)
-        lines.append(
-            _("last-trick-line", locale, cards=played, winner=_name(run, last.winner, locale))
-        )
+        played = ", ".join(f"{run.seats[s].name} {card_text(c)}" for s, c in v.trick)
+        lines.append(("trick", _("trick-line", locale, cards=played)))
+    if v.tricks:
+        lines.append(("trick-won", trick_won_line(run, len(v.tricks), v.tricks[-1], locale)))
     if v.last_result is not None and not v.tricks and not v.trick:
-        lines.append(_("last-deal-line", locale, result=_result_text(v.last_result)))
+        lines.append(("last-deal", _("last-deal-line", locale, result=_result_text(v.last_result))))
     if run.last_action is not None and run.last_action[2] == "timeout":
-        lines.append(_("timeout-line", locale, name=_name(run, run.last_action[0], locale)))
+        lines.append(
+            ("timeout", _("timeout-line", locale, name=_name(run, run.last_action[0], locale)))
+        )
     mover = run.to_move
     if mover is not None:
         if run.is_auto(mover):
-            lines.append(_("turn-line-bot", locale, name=_name(run, mover, locale)))
+            lines.append(("turn-bot", _("turn-line-bot", locale, name=_name(run, mover, locale))))
         else:
             left = max(0, int(run.last_at + run.timer - (now if now is not None else run.last_at)))
-            lines.append(_("turn-line", locale, name=_name(run, mover, locale), seconds=left))
+            lines.append(
+                ("turn", _("turn-line", locale, name=_name(run, mover, locale), seconds=left))
+            )
     elif m.winner is not None:
         winners = _("team-a", locale) if m.winner == 0 else _("team-b", locale)
-        lines.append(_("winner-line", locale, team=winners, a=v.scores[0], b=v.scores[1]))
+        lines.append(
+            ("winner", _("winner-line", locale, team=winners, a=v.scores[0], b=v.scores[1]))
+        )
     return lines
+
+
+def trick_won_line(run: MatchRun, number: int, trick: Any, locale: str) -> str:
+    """``Trick 3: Ada 7H, Bruno AS, Chloe KH, you QH; Bruno wins it.``"""
+    played = ", ".join(f"{run.seats[s].name} {card_text(c)}" for s, c in trick.cards)
+    return _(
+        "trick-won-line", locale, number=number, cards=played, winner=run.seats[trick.winner].name
+    )
+
+
+def _bid_text(bid: str, locale: str) -> str:
+    """A bid as the auction line shows it: ``pass``, ``take``, ``Spades``, ``contre``."""
+    kind, _sep, arg = bid.partition(" ")
+    if kind == "bid" and arg:
+        return _(f"contract-{arg}", locale)
+    if kind in ("pass", "take", "contre", "recontre"):
+        return _(f"label-{kind}", locale)
+    return bid
 
 
 def _result_text(result: Any) -> str:
@@ -247,18 +301,75 @@ def _result_text(result: Any) -> str:
 
 def hand_text(run: MatchRun, seat: int, locale: str) -> str:
     """A player's private message: their cards and, on their turn, what they may do."""
+    return join(hand_lines(run, seat, locale))
+
+
+def hand_lines(run: MatchRun, seat: int, locale: str) -> Lines:
     m = run.match
     assert m is not None
     v = m.view(seat)
-    lines = [_("hand-line", locale, table=f"t{run.table_id}", cards=cards_text(list(v.hand)))]
+    lines: Lines = [
+        ("hand", _("hand-line", locale, table=f"t{run.table_id}", cards=cards_text(list(v.hand))))
+    ]
     if v.contract is not None:
-        lines.append(_("hand-contract", locale, contract=contract_text(v.contract, locale)))
+        lines.append(
+            (
+                "hand-contract",
+                _("hand-contract", locale, contract=contract_text(v.contract, locale)),
+            )
+        )
     if v.legal and not run.is_auto(seat):
-        choices = ", ".join(action_command(a) for a in v.legal)
-        lines.append(_("hand-your-turn", locale, choices=choices))
+        every = _melds_with_every_card(v.legal)
+        offered = choices(v.legal, belote=run.belote_intent[seat], melds_hint=every)
+        lines.append(("your-turn", _("hand-your-turn", locale, choices=", ".join(offered))))
+        if every:  # one line for the choice every card has, not a second copy of each
+            example = f"/play {card_text(next(a.card for a in v.legal if a.kind == 'play'))}"
+            lines.append(("melds-hint", _("hand-melds-hint", locale, example=example)))
     elif run.replaced[seat]:
-        lines.append(_("hand-away", locale))
-    return "\n".join(lines)
+        lines.append(("away", _("hand-away", locale)))
+    return lines
+
+
+def _melds_with_every_card(legal: Any) -> bool:
+    """Does every card the player may play leave the choice of declaring melds?"""
+    plays = [a for a in legal if a.kind == "play"]
+    return bool(plays) and all(
+        any(b.card == a.card and b.melds for b in plays)
+        and any(b.card == a.card and not b.melds for b in plays)
+        for a in plays
+    )
+
+
+def choices(legal: Any, *, belote: bool = False, melds_hint: bool = False) -> list[str]:
+    """What a player may type now, one entry per choice: a card alone plays its usual
+    variant (melds declared, belote if announced before), and a card that leaves a choice
+    also gets the words that make the other one (``/play TD nomelds``, ``/play KH belote``).
+    ``melds_hint``: the melds choice is said once beside the list, not with every card."""
+    out: list[str] = []
+    cards: dict[int, list[Action]] = {}
+    for a in legal:
+        if a.kind == "play":
+            cards.setdefault(a.card, []).append(a)
+        else:
+            out.append(action_command(a))
+    for card, variants in cards.items():
+        usual = default_play(variants, belote=belote)
+        out.append(f"/play {card_text(card)}")
+        for a in variants:
+            if a == usual:
+                continue
+            if usual.belote and not a.belote:
+                continue  # belote was announced: the card carries it
+            flags = []
+            if a.melds != usual.melds:
+                if melds_hint and not a.belote:
+                    continue
+                flags.append("melds" if a.melds else "nomelds")
+            if a.belote:
+                flags.append("belote")
+            if flags:
+                out.append(" ".join([f"/play {card_text(card)}", *flags]))
+    return out
 
 
 def seeds_text(run: MatchRun, locale: str) -> str:
@@ -275,3 +386,95 @@ def seeds_text(run: MatchRun, locale: str) -> str:
             )
         )
     return "\n".join(lines)
+
+
+def result_lines(run: MatchRun, record: Any, locale: str) -> Lines:
+    """A finished deal as its result picture has it: the contract and its outcome, the
+    last trick, where the points came from, what was scored and the match score."""
+    r = record.result
+    c = r.contract
+    team_of = [_("team-a", locale), _("team-b", locale)]
+    taker_team = team_of[c.taker % 2]
+    outcome = _(f"outcome-{r.outcome}", locale, held=r.held)
+    if r.capot is not None:
+        outcome = _("outcome-capot", locale, outcome=outcome, team=team_of[r.capot])
+    lines: Lines = [
+        (
+            "result",
+            _(
+                "result-head",
+                locale,
+                deal=r.k + 1,
+                contract=contract_text(c, locale),
+                taker=run.seats[c.taker].name,
+                team=taker_team,
+                outcome=outcome,
+            ),
+        )
+    ]
+    tricks = _played_tricks(record)
+    if tricks:
+        lines.append(("trick-won", trick_won_line(run, len(tricks), tricks[-1], locale)))
+    factor = 2 if c.trump == "NT" else 1
+    cards = list(r.card_points)
+    last = [0, 0]
+    if tricks and len(tricks) == 8:
+        last[tricks[-1].winner % 2] = 10
+        cards[tricks[-1].winner % 2] -= 10
+
+    def pair(values: Any) -> str:
+        return f"{values[0]}–{values[1]}"
+
+    lines.append(
+        (
+            "result-points",
+            _(
+                "result-points",
+                locale,
+                cards=pair([x * factor for x in cards]),
+                last=pair([x * factor for x in last]),
+                melds=pair(r.melds),
+                belote=pair(r.belotes),
+                total=pair(r.totals),
+            ),
+        )
+    )
+    target = run.target or RULESETS[run.ruleset].target
+    lines.append(
+        (
+            "result-scored",
+            _(
+                "result-scored",
+                locale,
+                a=_signed(r.points[0] + r.paid[0]),
+                b=_signed(r.points[1] + r.paid[1]),
+                sa=r.scores[0],
+                sb=r.scores[1],
+                target=target,
+            ),
+        )
+    )
+    return lines
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _played_tricks(record: Any) -> list[Any]:
+    """The deal's complete tricks (cards in play order and the winner), from its record."""
+    from bot.render.history import tricks_of
+
+    return [
+        _Trick(tuple((p.seat, p.card) for p in t.plays), t.winner)
+        for t in tricks_of(record)
+        if t.winner is not None
+    ]
+
+
+class _Trick:
+    """What ``trick_won_line`` reads of a trick: its cards in play order and its winner."""
+
+    def __init__(self, cards: tuple[tuple[int, int], ...], winner: int) -> None:
+        self.cards = cards
+        self.winner = winner

@@ -86,7 +86,7 @@ class TournamentHost:
             b[1] if len(b) > 1 else None,
         ]
         t = Table(
-            id=self.store.new_table_id(),
+            id=await self.store.new_table_id(),
             channel=request.channel,
             host="tournament",
             settings=TableSettings(

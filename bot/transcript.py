@@ -252,6 +252,8 @@ def loads(text: str | bytes) -> Transcript:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise TranscriptError(f"This is not JSON ({exc}).") from None
+    except RecursionError:  # "[[[[...": nested deeper than any transcript
+        raise TranscriptError("This is not a transcript: it is nested too deeply.") from None
     return Transcript.from_dict(data)
 
 

@@ -34,14 +34,16 @@ def parse_seed_hex(text: str, length: int, what: str = "A seed here") -> bytes:
     t = text.strip().lower()
     if t.startswith("0x"):
         t = t[2:]
+    if not t.isascii() or any(c not in "0123456789abcdef" for c in t):
+        # before the length: "(got 2 digits)" would be wrong for text that is not hex
+        raise InvalidSeed(
+            f"{what} must be {2 * length} hexadecimal digits, only 0-9 and a-f ({length} bytes)."
+        )
     if len(t) != 2 * length:
         raise InvalidSeed(
             f"{what} must be {length} bytes: {2 * length} hexadecimal digits (got {len(t)} digits)."
         )
-    try:
-        return bytes.fromhex(t)
-    except ValueError:
-        raise InvalidSeed(f"{what} may hold only hexadecimal digits 0-9 and a-f.") from None
+    return bytes.fromhex(t)
 
 
 @dataclass(frozen=True)

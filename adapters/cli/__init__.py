@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -48,7 +49,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 2
-    return int(func(args) or 0)
+    try:
+        code = int(func(args) or 0)
+        sys.stdout.flush()  # inside the try: a reader gone (``| head``) shows here
+    except BrokenPipeError:
+        return _reader_gone()
+    return code
+
+
+def _reader_gone() -> int:
+    """The output's reader stopped reading (``belote verify x.json | head``): stop quietly,
+    as ``yes | head`` does, with the status of a process ended by SIGPIPE. Standard output
+    is pointed at /dev/null so the interpreter's last flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 128 + 13  # SIGPIPE
 
 
 if __name__ == "__main__":

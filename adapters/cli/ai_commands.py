@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 
+from adapters.cli import types
 from engine.ai import LEVELS
 from engine.ai.arena import run_arena
 from engine.rulesets import RULESETS
@@ -25,18 +26,20 @@ def register(subparsers) -> None:
     p.add_argument("--ruleset", choices=sorted(RULESETS), default="club")
     p.add_argument("--a", choices=LEVELS, required=True, help="level of team A")
     p.add_argument("--b", choices=LEVELS, required=True, help="level of team B")
-    p.add_argument("--deals", type=int, default=20, help="decks (each played twice)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--deals", type=types.whole(0, 10**6), default=20, help="decks (each played twice)"
+    )
+    p.add_argument("--seed", type=types.SEED, default=0)
     p.add_argument(
         "--budget",
-        type=float,
+        type=types.seconds(0, 3600),
         default=None,
         help="time budget per decision in seconds for hard/expert (default: none, "
         "fixed sample counts, fully reproducible)",
     )
     p.add_argument(
         "--jobs",
-        type=int,
+        type=types.whole(0, 1024),
         default=1,
         help="processes playing decks in parallel (same results as one process)",
     )

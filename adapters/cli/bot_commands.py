@@ -18,7 +18,19 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from adapters.cli import types
+
 DEFAULT_DB = "belote.db"
+DB_HELP = (
+    "database: a SQLite file (default belote.db) or a postgresql:// URL, which several "
+    "bot processes can share (env: DATABASE_URL or BELOTE_DB)"
+)
+
+
+def default_db() -> str:
+    return os.environ.get("DATABASE_URL") or os.environ.get("BELOTE_DB") or DEFAULT_DB
+
+
 SOLO_PICTURES = "belote-pictures"
 
 
@@ -29,14 +41,50 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Run the bot. With no chat token configured, plays in the terminal.",
     )
     p.add_argument("--platform", choices=("console", "discord", "telegram"), default=None)
-    p.add_argument("--db", default=os.environ.get("BELOTE_DB", DEFAULT_DB), help="database")
-    p.add_argument("--bot-delay", type=float, default=1.0, metavar="S", help="bot pause (s)")
+    p.add_argument("--db", default=default_db(), help=DB_HELP)
+    p.add_argument(
+        "--owner",
+        default=os.environ.get("BELOTE_OWNER"),
+        help="PostgreSQL: this process's name in the table leases (unique per live process;"
+        " restarted under the same name it takes its tables back at once)",
+    )
+    p.add_argument(
+        "--lease",
+        type=types.lease,
+        default=10.0,
+        metavar="S",
+        help="PostgreSQL: seconds a dead process's tables wait before another takes them",
+    )
+    p.add_argument(
+        "--shard-ids",
+        default=None,
+        metavar="0,1",
+        help="Discord: the shards this process serves (with --shard-count; several processes"
+        " share one PostgreSQL --db)",
+    )
+    p.add_argument(
+        "--shard-count", type=types.whole(1, 65_536), default=None, metavar="N", help="shards"
+    )
+    p.add_argument("--bot-delay", type=types.bot_delay, default=1.0, metavar="S", help="bot pause")
     p.add_argument("--fast", action="store_true", help="no pause, no seed window")
     p.add_argument("--no-drand", action="store_true", help="deal without drand")
     p.add_argument("--drand-relay", action="append", metavar="URL", help="drand relay URL")
-    p.add_argument("--timer", type=float, default=60.0, metavar="S", help="turn timer")
-    p.add_argument("--window", type=float, default=20.0, metavar="S", help="seed window")
-    p.add_argument("--ruleset", default="club", help="default ruleset of new tables")
+    p.add_argument(
+        "--timer", type=types.default_timer, default=60.0, metavar="S", help="turn timer"
+    )
+    p.add_argument(
+        "--window", type=types.seed_window, default=20.0, metavar="S", help="seed window"
+    )
+    rules = "classic|club|bulgarian"
+    p.add_argument("--ruleset", type=types.ruleset, metavar=rules, help="new tables' rules (club)")
+    p.add_argument("--target", type=types.target, metavar="N", help="console: points to win")
+    p.add_argument("--lang", metavar="LANG", help="console: en, fr or bg (default: from $LANG)")
+    p.add_argument(
+        "--verify-page",
+        default=os.environ.get("BELOTE_VERIFY_PAGE"),
+        metavar="URL",
+        help="the browser check /verify links to (default: the docs' web/verify)",
+    )
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
     p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
@@ -50,10 +98,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Write the fair-deal transcript of a match (the latest when MATCH is "
         "left out) for `belote verify`.",
     )
-    e.add_argument("match", nargs="?", default=None, help="match id, e.g. m12 or 12")
-    e.add_argument("--db", default=os.environ.get("BELOTE_DB", DEFAULT_DB))
+    e.add_argument(
+        "match", nargs="?", type=types.match_id, default=None, help="match id, e.g. m12 or 12"
+    )
+    e.add_argument("--db", default=default_db(), help=DB_HELP)
     e.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
     e.set_defaults(func=export_command)
+
+
+def terminal_language(env: dict[str, str] | None = None) -> str:
+    """The person's language as the terminal's environment says (``fr_FR.UTF-8`` -> fr)."""
+    env = dict(os.environ) if env is None else env
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "").split(".")[0].split("@")[0]
+        if value and value not in ("C", "POSIX"):
+            return value.replace("_", "-")
+    return "en"
 
 
 # --- platform choice ---------------------------------------------------------------------
@@ -96,7 +156,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
     async def factory(platform):
         from bot.app import BeloteApp, Settings
         from bot.clock import SeededRandomness, SystemRandomness
-        from bot.store import Store
+        from bot.store import open_store
 
         settings = Settings(
             bot_delay=args.bot_delay,
@@ -104,17 +164,19 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             drand=not args.no_drand,
             timer=args.timer,
             seed_window=args.window,
-            ruleset=args.ruleset,
+            ruleset=args.ruleset or "club",
             render_images=bool(getattr(args, "images", None)) or args.platform != "console",
             tournaments=True,
         )
+        if getattr(args, "verify_page", None):
+            settings.verify_page = args.verify_page
         drand = None
         if not args.no_drand:
             from bot.drand import PUBLIC_RELAYS, DrandClient
 
             drand = DrandClient(args.drand_relay or list(PUBLIC_RELAYS))
         randomness = SeededRandomness(args.random_seed) if args.random_seed else SystemRandomness()
-        store = await Store.open(args.db)
+        store = await open_store(args.db, owner=args.owner, lease_seconds=args.lease)
         return BeloteApp(store, platform, drand=drand, settings=settings, randomness=randomness)
 
     return factory
@@ -122,7 +184,15 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
 
 def run_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING))
+    from bot import redact
+
+    redact.install()  # tokens and unrevealed seeds never reach the log
     args.platform = choose_platform(args.platform)
+    try:
+        options = shard_options(args)
+    except ValueError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     if args.platform == "console":
         return asyncio.run(_run_console(args))
     module = importlib.import_module(f"adapters.{args.platform}")
@@ -132,24 +202,55 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     factory = app_factory(args)
     params = inspect.signature(run).parameters
-    result = run(app_factory=factory) if "app_factory" in params else run(factory)
+    if "app_factory" in params:
+        result = run(app_factory=factory, **options)
+    else:
+        result = run(factory, **options)
     if inspect.isawaitable(result):
         result = asyncio.run(result)
     return int(result or 0)
 
 
+def shard_options(args: argparse.Namespace) -> dict[str, object]:
+    """``--shard-ids`` / ``--shard-count`` as the Discord adapter's options (none given:
+    none); ValueError with a message for the user when they make no sense."""
+    if args.shard_ids is None and args.shard_count is None:
+        return {}
+    if args.platform != "discord":
+        raise ValueError("--shard-ids and --shard-count are for Discord.")
+    from adapters.discord.shards import Shards, parse_shard_ids
+
+    count = args.shard_count or 1
+    ids = parse_shard_ids(args.shard_ids) if args.shard_ids else tuple(range(count))
+    shards = Shards(ids, count)
+    return {"shard_ids": shards.ids, "shard_count": shards.count}
+
+
 async def _run_console(args: argparse.Namespace) -> int:
     from adapters.console.platform import ConsolePlatform
     from adapters.console.run import ConsoleOptions, run_console
+    from adapters.console.screen import Screen
 
     name = args.name or os.environ.get("USER") or "you"
-    solo = args.solo or (sys.stdin.isatty() and args.name is None)
+    interactive = sys.stdin.isatty()
+    solo = args.solo or (interactive and args.name is None)
     if solo and args.images is None:
         args.images = SOLO_PICTURES  # the same pictures the chat platforms send
-        print(f"Pictures of your hand and the table are saved in {args.images}/")
-    platform = ConsolePlatform(images_dir=args.images)
+    screen = None
+    if sys.stdout.isatty():
+        screen = Screen(sys.stdout, f"console:{name}", device_seeds=solo)
+    platform = ConsolePlatform(images_dir=args.images, screen=screen)
     app = await app_factory(args)(platform)
-    return await run_console(app, platform, ConsoleOptions(default_user=name, solo=solo))
+    options = ConsoleOptions(
+        default_user=name,
+        locale=args.lang or terminal_language(),
+        solo=solo,
+        interactive=interactive,
+        seed_source=args.random_seed,
+        ruleset=args.ruleset,
+        target=args.target,
+    )
+    return await run_console(app, platform, options)
 
 
 # --- export --------------------------------------------------------------------------------
@@ -161,22 +262,18 @@ def export_command(args: argparse.Namespace) -> int:
 
 async def _export(args: argparse.Namespace) -> int:
     from bot.app import BeloteApp
-    from bot.store import Store
+    from bot.store import is_postgres, open_store
     from bot.transcript import dumps
 
-    if not Path(args.db).exists():
+    if not is_postgres(args.db) and not Path(args.db).exists():
         print(f"No database at {args.db}.", file=sys.stderr)
         return 2
-    store = await Store.open(args.db)
+    store = await open_store(args.db)
     try:
         if args.match is None:
             row = await store.latest_match()
         else:
-            text = str(args.match).lower().lstrip("m")
-            if not text.isdigit():
-                print("A match is named like m12.", file=sys.stderr)
-                return 2
-            row = await store.match(int(text))
+            row = await store.match(args.match)
         if row is None:
             print("No such match in that database.", file=sys.stderr)
             return 1

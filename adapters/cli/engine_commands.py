@@ -11,6 +11,7 @@ import random
 import sys
 import time
 
+from adapters.cli import types
 from engine import (
     CONTRACT_TEXTS,
     DeckInputs,
@@ -19,10 +20,8 @@ from engine import (
     get_ruleset,
     legal_plays,
     parse_cards,
-    parse_seed_hex,
     shuffled_deck,
 )
-from engine.recipe import DRAND_VALUE_BYTES, SEAT_SEED_BYTES, SERVER_SEED_BYTES
 from engine.simulate import run_random_deals
 
 
@@ -33,18 +32,7 @@ def _fail(message: str) -> int:
 
 def _cmd_deck(args: argparse.Namespace) -> int:
     try:
-        server = parse_seed_hex(args.server_seed, SERVER_SEED_BYTES, "The server seed")
-        seats = tuple(
-            None
-            if s.strip().lower() == "none"
-            else parse_seed_hex(s, SEAT_SEED_BYTES, "A seat seed")
-            for s in (args.seat or [])
-        )
-        drand_value = (
-            None
-            if args.drand_value is None
-            else parse_seed_hex(args.drand_value, DRAND_VALUE_BYTES, "The drand value")
-        )
+        server, seats, drand_value = args.server_seed, tuple(args.seat or ()), args.drand_value
         if args.deal < 0 or args.deal >= 1 << 32:
             return _fail("--deal must be from 0 to 2^32 - 1.")
         inputs = DeckInputs(server, seats, args.drand_round, drand_value, args.size)
@@ -113,17 +101,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="print the deck of one deal of the fair-deal recipe",
         description="Print deal K's deck (deck[0] first) from the recipe's inputs.",
     )
-    p.add_argument("--server-seed", required=True, metavar="HEX", help="32-byte server seed")
+    p.add_argument(
+        "--server-seed",
+        type=types.server_seed,
+        required=True,
+        metavar="HEX",
+        help="32-byte server seed",
+    )
     p.add_argument(
         "--seat",
+        type=types.seat_seed,
         action="append",
         metavar="HEX|none",
         help="a seat's 16-byte seed, or none; once per seat, in seat order (2 to 4)",
     )
-    p.add_argument("--drand-round", type=int, metavar="N")
-    p.add_argument("--drand-value", metavar="HEX", help="drand's 32-byte value")
-    p.add_argument("--deal", type=int, required=True, metavar="K", help="deal number, from 0")
-    p.add_argument("--size", type=int, choices=(32, 24), default=32)
+    p.add_argument("--drand-round", type=types.whole(0, 10**15), metavar="N")
+    p.add_argument(
+        "--drand-value", type=types.drand_value, metavar="HEX", help="drand's 32-byte value"
+    )
+    p.add_argument(
+        "--deal", type=types.whole(0, 2**32 - 1), required=True, metavar="K", help="deal, from 0"
+    )
+    p.add_argument("--size", type=types.whole(0, 99), choices=(32, 24), default=32)
     p.set_defaults(func=_cmd_deck)
 
     p = subparsers.add_parser(
@@ -147,6 +146,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play random full deals and print the rate",
         description="Play random full deals (bidding, play, scoring) on the engine's core.",
     )
-    p.add_argument("--seconds", type=float, default=3.0)
-    p.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
+    p.add_argument("--seconds", type=types.seconds(0, 3600), default=3.0)
+    p.add_argument("--seed", type=types.SEED, default=1, help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_bench)

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from adapters.cli import types
 from bot.tournaments.simulate import simulate
 
 
@@ -16,12 +17,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "simulate", help="run a whole event with simulated results and print it as JSON lines"
     )
     sim.add_argument("--format", required=True, choices=["roundrobin", "swiss", "elimination"])
-    sim.add_argument("--entrants", required=True, type=int, help="teams or players, 2 or more")
     sim.add_argument(
-        "--rounds", type=int, default=None, help="Swiss rounds (default: about log2 of N)"
+        "--entrants", required=True, type=types.whole(0, 10_000), help="teams or players, 2 or more"
     )
-    sim.add_argument("--best-of", type=int, default=1, choices=[1, 3], dest="best_of")
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument(
+        "--rounds",
+        type=types.whole(0, 1000),
+        default=None,
+        help="Swiss rounds (default: about log2 of N)",
+    )
+    sim.add_argument("--best-of", type=types.whole(0, 9), default=1, choices=[1, 3], dest="best_of")
+    sim.add_argument("--seed", type=types.SEED, default=0)
     sim.add_argument(
         "--rotate-partners",
         action="store_true",

@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import sys
 
+from adapters.cli import types
 from bot.drand import PUBLIC_RELAYS, DrandClient
 from bot.transcript import Transcript, TranscriptError, load
 from bot.verify import VerifyReport, verify_transcript
@@ -34,7 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="URL",
         help="drand relay to ask with --online (repeatable; default: the public relays)",
     )
-    p.add_argument("--timeout", type=float, default=5.0, help="seconds per drand request")
+    p.add_argument(
+        "--timeout", type=types.seconds(0.1, 600), default=5.0, help="seconds per drand request"
+    )
     p.set_defaults(func=run)
 
 

@@ -805,7 +805,8 @@ class DiscordAdapter:
                 view = shown(post.text, post.image, post.image_name, post.buttons, place)
                 items.append(_Item(key, seq, view))
                 continue
-            view = shown(reply.text, reply.image, reply.image_name, reply.buttons, place)
+            document = None if reply.file is None else (reply.file_name, reply.file)
+            view = shown(reply.text, reply.image, reply.image_name, reply.buttons, place, document)
             items.append(_Item(key, next(self._seq), view, public=public and reply.ok))
         return items
 

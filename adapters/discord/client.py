@@ -24,9 +24,12 @@ from adapters.discord.adapter import DEFER_AFTER, CoreApp, DiscordAdapter
 from adapters.discord.commands import register_commands
 from adapters.discord.config import read_token
 from adapters.discord.messages import PublicMessages
+from adapters.discord.shards import Shards
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.widgets import ActionButton
+from bot import redact
 from bot.platform import Platform
+from bot.store import is_postgres
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +50,13 @@ class BeloteClient(discord.Client):
         sync_commands: bool = True,
         guild_ids: tuple[int, ...] = (),
         guild_ready_timeout: float = 2.0,
+        **sharding: Any,
     ) -> None:
         super().__init__(
             intents=discord.Intents(guilds=True),  # not privileged: channel objects only
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
+            **sharding,
         )
         self.tree = app_commands.CommandTree(self)
         self.adapter = DiscordAdapter(self, messages_path=messages_path, defer_after=defer_after)
@@ -87,6 +92,10 @@ class BeloteClient(discord.Client):
             await self.tree.sync()
 
 
+class ShardedBeloteClient(BeloteClient, discord.AutoShardedClient):
+    """The same client on some of the bot's shards (``shard_ids`` of ``shard_count``)."""
+
+
 def _on_message(message: discord.Message | None, custom_id: str) -> bool:
     if message is None:
         return False
@@ -100,11 +109,26 @@ def _on_message(message: discord.Message | None, custom_id: str) -> bool:
 class DiscordBot:
     """The client and the core together, started and stopped as one."""
 
-    def __init__(self, app_factory: AppFactory, token: str, **client_options: Any) -> None:
+    def __init__(
+        self,
+        app_factory: AppFactory,
+        token: str,
+        shards: Shards | None = None,
+        **client_options: Any,
+    ) -> None:
         self._factory = app_factory
         self._token = token
         self._messages_path_given = client_options.get("messages_path") is not None
-        self.client = BeloteClient(**client_options)
+        self._shards = shards
+        if shards is None:
+            self.client = BeloteClient(**client_options)
+        else:
+            self.client = ShardedBeloteClient(
+                shard_ids=list(shards.ids), shard_count=shards.count, **client_options
+            )
+        # the core runs (and takes over) the tables of these shards' servers only: every
+        # Discord server when unsharded, never another platform's tables
+        self.client.adapter.serves = (shards or Shards((0,), 1)).serves
         self.app: CoreApp | Any = None
         self._task: asyncio.Task[None] | None = None
 
@@ -115,13 +139,16 @@ class DiscordBot:
     async def start(self) -> None:
         """Log in, start the core, connect the gateway (in the background); returns when
         the bot is ready to answer interactions."""
+        redact.register(self._token)  # no log line shows it (see bot.redact)
+        redact.install()
         await self.client.login(self._token)
         self.app = await self._factory(self.client.adapter)
         self.client.adapter.app = self.app
         store_path = getattr(getattr(self.app, "store", None), "path", None)
         if not self._messages_path_given and store_path and store_path != ":memory:":
-            # which message shows which table, next to the database it belongs to
-            self.client.adapter.public = PublicMessages(f"{store_path}.discord.json")
+            # which message shows which table: next to the database file, or on PostgreSQL
+            # one file per set of shards (whoever runs those shards again reads it back)
+            self.client.adapter.public = PublicMessages(self._messages_file(store_path))
         await self.app.start()
         self._task = asyncio.create_task(self.client.connect(reconnect=True))
         ready = asyncio.create_task(self.client.wait_until_ready())
@@ -130,6 +157,13 @@ class DiscordBot:
             ready.cancel()
             await self._task  # raises what stopped the connection (bad token, ...)
         log.info("Discord bot ready as %s", self.client.user)
+
+    def _messages_file(self, store_path: str) -> str:
+        if not is_postgres(store_path):
+            return f"{store_path}.discord.json"
+        if self._shards is None:
+            return "belote-discord.json"  # never a file named after a URL
+        return f"belote-discord-shards-{'-'.join(map(str, self._shards.ids))}.json"
 
     async def wait_closed(self) -> None:
         if self._task is not None:
@@ -156,6 +190,7 @@ class DiscordBot:
         if self._task is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await self._task
+        redact.forget(self._token)
 
 
 async def run(app_factory: AppFactory, token: str | None = None, **options: Any) -> int:
@@ -188,6 +223,8 @@ async def run_discord(
     guild_ids: tuple[int, ...] = (),
     sync_commands: bool = True,
     defer_after: float = DEFER_AFTER,
+    shard_ids: tuple[int, ...] | None = None,
+    shard_count: int | None = None,
     stop: asyncio.Event | None = None,
 ) -> None:
     """Run the Belote bot on Discord until SIGTERM or SIGINT (or ``stop`` is set), then
@@ -197,13 +234,20 @@ async def run_discord(
     it is started here and stopped on the way out. ``messages_path`` keeps which channel
     message shows which table across restarts (JSON; e.g. next to the database).
     ``guild_ids`` registers the commands in those servers only (instant, for testing).
+    ``shard_ids`` of ``shard_count``: this process serves those shards only (several
+    processes on one PostgreSQL database, see docs/scaling.md).
     """
     from adapters.cli.signals import stop_on_signals, wait_for_stop
 
     stop = stop or asyncio.Event()
+    shards = None
+    if shard_ids is not None or shard_count is not None:
+        count = shard_count or 1
+        shards = Shards(tuple(shard_ids) if shard_ids else tuple(range(count)), count)
     bot = DiscordBot(
         app_factory,
         token,
+        shards=shards,
         messages_path=messages_path,
         guild_ids=guild_ids,
         sync_commands=sync_commands,

@@ -148,6 +148,7 @@ class Shown:
     image_name: str
     buttons: Buttons
     place: str | None = None  # the table's place, when shown in a DM (see build_view)
+    document: tuple[str, bytes] | None = None  # (name, bytes): a file sent with it
 
     @property
     def rich(self) -> bool:
@@ -166,12 +167,19 @@ class Shown:
             return None
         return discord.File(io.BytesIO(self.image), filename=self.image_name)
 
+    def files(self) -> list[discord.File]:
+        """The picture, then the document (``/verify``'s transcript), when there are."""
+        files = [f] if (f := self.file()) is not None else []
+        if self.document is not None:
+            files.append(discord.File(io.BytesIO(self.document[1]), filename=self.document[0]))
+        return files
+
     def send_kwargs(self) -> dict[str, Any]:
         """For ``send``/``send_message``/``followup.send`` (a new message)."""
-        kwargs: dict[str, Any] = {"content": self.content}
-        file = self.file()
-        if file is not None:
-            kwargs["file"] = file
+        kwargs: dict[str, Any] = {"content": self.content, "allowed_mentions": NO_PINGS}
+        files = self.files()
+        if files:
+            kwargs["files"] = files
         view = build_view(self.buttons, self.place)
         if view is not None:
             kwargs["view"] = view
@@ -180,12 +188,23 @@ class Shown:
     def edit_kwargs(self) -> dict[str, Any]:
         """For ``edit``/``edit_message``/``edit_original_response``: replaces everything
         (the old picture and buttons go when the new post has none)."""
-        file = self.file()
         return {
             "content": self.content,
-            "attachments": [file] if file is not None else [],
+            "allowed_mentions": NO_PINGS,
+            "attachments": self.files(),
             "view": build_view(self.buttons, self.place),
         }
+
+
+def plain_text(text: str) -> str:
+    """The core writes plain text; Discord reads markdown and mentions. Escaped, a name
+    such as ``**Eve**``, ``@everyone`` or ``<@123456789012345678>`` (or a word a player
+    typed, shown back in a refusal) reads as typed: no bold, no link, no ping (and
+    every message also goes with no allowed mentions)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+NO_PINGS = discord.AllowedMentions.none()
 
 
 def shown(
@@ -194,6 +213,8 @@ def shown(
     image_name: str,
     buttons: Buttons,
     place: str | None = None,
+    document: tuple[str, bytes] | None = None,
 ) -> Shown:
+    text = plain_text(text)
     content = text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
-    return Shown(content, image, image_name, buttons, place)
+    return Shown(content, image, image_name, buttons, place, document)

@@ -100,6 +100,11 @@ class Outbox:
         self.failures = 0
 
     # ------------------------------------------------------------------ Platform
+    def serves(self, channel_id: str) -> bool:
+        """The core's channels this process serves: Telegram's (one process receives a
+        bot's updates; on a shared database it leaves the other platforms' tables alone)."""
+        return channel_id.startswith(ids.PREFIX)
+
     async def deliver(self, post: Post) -> None:
         """Queue ``post``; it is shown (sent or edited) by its chat's worker."""
         try:

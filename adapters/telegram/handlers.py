@@ -180,7 +180,15 @@ class Bridge:
         for reply in replies:
             markup = await inline_keyboard(reply.buttons)
             try:
-                if reply.image:
+                if reply.file is not None:
+                    sent = await self.bot.send_document(
+                        chat_id,
+                        reply.file,
+                        filename=reply.file_name,
+                        caption=cut(reply.text, CAPTION_LIMIT),
+                        reply_markup=markup,
+                    )
+                elif reply.image:
                     sent = await self.bot.send_photo(
                         chat_id,
                         reply.image,
@@ -215,6 +223,14 @@ class Bridge:
             public.append(Reply(text("telegram-start-needed", locale, name=_mention(tg_user))))
         elif private:
             public.append(Reply(text("telegram-hand-in-private", locale)))
+        for r in [r for r in public if r.file is not None]:  # a transcript: for everyone
+            public.remove(r)
+            try:
+                await message.reply_document(
+                    r.file, filename=r.file_name, caption=cut(r.text, CAPTION_LIMIT), do_quote=True
+                )
+            except TelegramError as exc:
+                log.warning("could not send a file: %s", describe(exc))
         if not public:
             return
         body = "\n".join(r.text for r in public if r.text.strip())

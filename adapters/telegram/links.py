@@ -19,8 +19,9 @@ from bot.platform import Channel
 
 from . import ids
 
-HAND_ACTION = re.compile(r"^(t\d+):\d+:-:hand$")
-PAYLOAD = re.compile(r"^(t\d+)_(-?\d+)(?:_(\d+))?$")
+# ASCII digits, bounded: a /start typed by hand may carry anything (see bot.parse)
+HAND_ACTION = re.compile(r"^(t[0-9]{1,18}):[0-9]{1,9}:-:hand$")
+PAYLOAD = re.compile(r"^(t[0-9]{1,18})_(-?[0-9]{1,19})(?:_([0-9]{1,19}))?$")
 
 
 @dataclass(frozen=True)

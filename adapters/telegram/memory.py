@@ -10,7 +10,8 @@
 - for each message in a private chat, the table's channel it belongs to: a button pressed
   there is the core's action *at that table*, so it must reach the core with that channel.
 
-Its own aiosqlite connection on the same database file (WAL), own ``telegram_*`` tables.
+Its own connection to the bot's database (the SQLite file, or PostgreSQL: ``bot.sql``),
+own ``telegram_*`` tables. Telegram ids go beyond 32 bits: BIGINT columns.
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import aiosqlite
+from bot.sql import Database, connect
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS telegram_messages (
     mkey TEXT PRIMARY KEY,
-    chat_id INTEGER NOT NULL,
-    message_id INTEGER NOT NULL,
+    chat_id BIGINT NOT NULL,
+    message_id BIGINT NOT NULL,
     kind TEXT NOT NULL,
     digest TEXT NOT NULL,
     image_digest TEXT NOT NULL,
@@ -32,21 +33,21 @@ CREATE TABLE IF NOT EXISTS telegram_messages (
     caption_digest TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS telegram_users (
-    user_id INTEGER PRIMARY KEY,
+    user_id BIGINT PRIMARY KEY,
     started INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS telegram_notices (
-    user_id INTEGER NOT NULL,
-    chat_id INTEGER NOT NULL,
+    user_id BIGINT NOT NULL,
+    chat_id BIGINT NOT NULL,
     PRIMARY KEY (user_id, chat_id)
 );
 CREATE TABLE IF NOT EXISTS telegram_migrations (
-    old INTEGER PRIMARY KEY,
-    new INTEGER NOT NULL
+    old BIGINT PRIMARY KEY,
+    new BIGINT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS telegram_origins (
-    chat_id INTEGER NOT NULL,
-    message_id INTEGER NOT NULL,
+    chat_id BIGINT NOT NULL,
+    message_id BIGINT NOT NULL,
     channel TEXT NOT NULL,
     PRIMARY KEY (chat_id, message_id)
 );
@@ -67,8 +68,8 @@ class Shown:
 
 
 class Memory:
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
+    def __init__(self, sql: Database) -> None:
+        self._sql = sql
         self.shown: dict[str, Shown] = {}
         self.started: set[int] = set()
         self.notices: set[tuple[int, int]] = set()
@@ -77,62 +78,62 @@ class Memory:
 
     @classmethod
     async def open(cls, path: str | Path) -> Memory:
-        path = str(path)
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        if path != ":memory:":
-            await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        await conn.executescript(SCHEMA)
-        memory = cls(conn)
+        sql = await connect(str(path))
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                await sql.execute(statement)
+        memory = cls(sql)
         await memory._load()
         return memory
 
     async def _load(self) -> None:
-        async with self._conn.execute(
+        for row in await self._sql.fetch(
             "SELECT mkey, chat_id, message_id, kind, digest, image_digest, markup_digest,"
             " caption_digest FROM telegram_messages"
-        ) as cur:
-            async for row in cur:
-                self.shown[row[0]] = Shown(*row[1:])
-        async with self._conn.execute("SELECT user_id FROM telegram_users WHERE started") as cur:
-            self.started = {row[0] async for row in cur}
-        async with self._conn.execute("SELECT user_id, chat_id FROM telegram_notices") as cur:
-            self.notices = {(row[0], row[1]) async for row in cur}
-        async with self._conn.execute(
-            "SELECT chat_id, message_id, channel FROM telegram_origins"
-        ) as cur:
-            self.origins = {(row[0], row[1]): row[2] async for row in cur}
+        ):
+            self.shown[row[0]] = Shown(*row[1:])
+        rows = await self._sql.fetch("SELECT user_id FROM telegram_users WHERE started = 1")
+        self.started = {row[0] for row in rows}
+        rows = await self._sql.fetch("SELECT user_id, chat_id FROM telegram_notices")
+        self.notices = {(row[0], row[1]) for row in rows}
+        rows = await self._sql.fetch("SELECT chat_id, message_id, channel FROM telegram_origins")
+        self.origins = {(row[0], row[1]): row[2] for row in rows}
 
     async def close(self) -> None:
-        await self._conn.close()
+        await self._sql.close()
 
     async def remember(self, mkey: str, shown: Shown) -> None:
         self.shown[mkey] = shown
-        await self._conn.execute(
-            "INSERT OR REPLACE INTO telegram_messages VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                mkey,
-                shown.chat_id,
-                shown.message_id,
-                shown.kind,
-                shown.digest,
-                shown.image_digest,
-                shown.markup_digest,
-                shown.caption_digest,
-            ),
+        await self._sql.execute(
+            "INSERT INTO telegram_messages VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (mkey) DO UPDATE SET chat_id = excluded.chat_id,"
+            " message_id = excluded.message_id, kind = excluded.kind, digest = excluded.digest,"
+            " image_digest = excluded.image_digest, markup_digest = excluded.markup_digest,"
+            " caption_digest = excluded.caption_digest",
+            mkey,
+            shown.chat_id,
+            shown.message_id,
+            shown.kind,
+            shown.digest,
+            shown.image_digest,
+            shown.markup_digest,
+            shown.caption_digest,
         )
 
     async def forget(self, mkey: str) -> None:
         self.shown.pop(mkey, None)
-        await self._conn.execute("DELETE FROM telegram_messages WHERE mkey = ?", (mkey,))
+        await self._sql.execute("DELETE FROM telegram_messages WHERE mkey = ?", mkey)
 
     async def migrate(self, old: int, new: int) -> None:
         """A group became a supergroup: from now on ``old`` means ``new``."""
         if old == new or self.moves.get(old) == new:
             return
         self.moves[old] = new
-        await self._conn.execute(
-            "INSERT OR REPLACE INTO telegram_migrations VALUES (?, ?)", (old, new)
+        await self._sql.execute(
+            "INSERT INTO telegram_migrations VALUES (?, ?)"
+            " ON CONFLICT (old) DO UPDATE SET new = excluded.new",
+            old,
+            new,
         )
 
     def current_chat(self, chat: int) -> int:
@@ -154,9 +155,12 @@ class Memory:
 
     async def set_origin(self, chat_id: int, message_id: int, channel: str) -> None:
         self.origins[(chat_id, message_id)] = channel
-        await self._conn.execute(
-            "INSERT OR REPLACE INTO telegram_origins VALUES (?, ?, ?)",
-            (chat_id, message_id, channel),
+        await self._sql.execute(
+            "INSERT INTO telegram_origins VALUES (?, ?, ?)"
+            " ON CONFLICT (chat_id, message_id) DO UPDATE SET channel = excluded.channel",
+            chat_id,
+            message_id,
+            channel,
         )
 
     def origin(self, chat_id: int, message_id: int) -> str | None:
@@ -175,9 +179,11 @@ class Memory:
             self.started.add(user)
         else:
             self.started.discard(user)
-        await self._conn.execute(
-            "INSERT OR REPLACE INTO telegram_users (user_id, started) VALUES (?, ?)",
-            (user, int(started)),
+        await self._sql.execute(
+            "INSERT INTO telegram_users (user_id, started) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET started = excluded.started",
+            user,
+            int(started),
         )
 
     async def mark_notified(self, user: int, chat: int) -> bool:
@@ -185,7 +191,7 @@ class Memory:
         if (user, chat) in self.notices:
             return False
         self.notices.add((user, chat))
-        await self._conn.execute(
-            "INSERT OR IGNORE INTO telegram_notices VALUES (?, ?)", (user, chat)
+        await self._sql.execute(
+            "INSERT INTO telegram_notices VALUES (?, ?) ON CONFLICT DO NOTHING", user, chat
         )
         return True

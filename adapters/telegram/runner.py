@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from telegram.constants import UpdateType
 from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
 
 from adapters.cli.signals import stop_on_signals
+from bot import redact
 from bot.platform import Button, Platform, Post
 
 from .commands import core_commands, menu_languages, scopes
@@ -47,20 +49,6 @@ class RateLimits:
     max_retries: int = 3
 
 
-class TokenFilter(logging.Filter):
-    """Belt and braces: no log line ever shows the token (httpx logs request URLs)."""
-
-    def __init__(self, token: str) -> None:
-        super().__init__()
-        self._token = token
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if self._token in message:
-            record.msg, record.args = message.replace(self._token, "<token>"), ()
-        return True
-
-
 class TelegramAdapter:
     """The core on Telegram: one PTB Application, one Outbox, one Bridge."""
 
@@ -78,7 +66,6 @@ class TelegramAdapter:
         self._state_path = state_path
         self._limits = rate_limits or RateLimits()
         self._poll_timeout = poll_timeout
-        self._filter = TokenFilter(config.token)
         self._web: web.AppRunner | None = None
         self.ptb: Application | None = None
         self.core: Any = None
@@ -175,7 +162,7 @@ class TelegramAdapter:
         if self.memory is not None:
             await self.memory.close()
         self.ptb = None
-        logging.getLogger().removeFilter(self._filter)
+        redact.forget(self.config.token)
 
     async def flush(self) -> None:
         """Wait until every post the core made so far is shown (for tests)."""
@@ -195,15 +182,20 @@ class TelegramAdapter:
         return self._start_link(link.payload()) if link else None
 
     async def _on_error(self, update: object, context: Any) -> None:
-        log.error("error while handling an update: %s", describe(context.error))
+        """An error PTB caught in a handler or while polling: its traceback, for the
+        operator, with the token and every unrevealed seed masked (httpx errors name the
+        request URL, which holds the token)."""
+        error = context.error
+        trace = "".join(traceback.format_exception(error)) if error is not None else ""
+        log.error("error while handling an update: %s\n%s", describe(error), redact.redact(trace))
 
     def _guard_logs(self) -> None:
+        """No log line shows the token: it is a secret of bot.redact's registry, whose
+        filter sits on the root handlers and on the loggers that name request URLs."""
+        redact.register(self.config.token)
         logging.getLogger("httpx").setLevel(logging.WARNING)
         for name in ("", "httpx", "telegram", "telegram.ext", "aiohttp.access"):
-            logger = logging.getLogger(name)
-            logger.addFilter(self._filter)
-            for handler in logger.handlers:
-                handler.addFilter(self._filter)
+            redact.install(logging.getLogger(name) if name else None)
 
     async def _start_webhook(self, hook: Webhook) -> None:
         """Our own small aiohttp listener (no tornado needed), then ``setWebhook``."""

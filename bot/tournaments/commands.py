@@ -13,6 +13,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
+from bot import parse
+from bot.inputs import Refused
 from bot.platform import Channel, Reply, User
 from bot.ratings import PROVISIONAL_MATCHES
 from bot.tournaments.model import Format, Numbers, Outcome
@@ -54,9 +56,10 @@ NUMBER_OPTIONS: dict[str, tuple[str, int, int]] = {
 
 async def attach_tournaments(app: Any, host: TableHost, db_path: str | None = None) -> Any:
     """Start the tournament service on the app's scheduler, clock and platform, with its
-    own tables in the app's database file; sets and returns `app.tournaments`."""
+    own tables in the app's database (a file or PostgreSQL); sets and returns
+    `app.tournaments`. Jobs it claims carry the store's owner name (which process ran it)."""
     path = db_path or getattr(app.store, "path", ":memory:")
-    db = await TournamentDB.open(path)
+    db = await TournamentDB.open(path, owner=getattr(app.store, "owner", "local"))
     service = TournamentService(db, app.scheduler, app.clock, app.platform, host)
     await service.start()
     app.tournaments = service
@@ -70,18 +73,12 @@ def _service(app: Any) -> TournamentService:
     return service
 
 
-def _refused(user: User, r: Refusal) -> list[Reply]:
+def _refused(user: User, r: Refusal | Refused) -> list[Reply]:
     return [Reply(tt(r.key, user.locale, **r.kwargs), ok=False)]
 
 
 def _whole(text: str, option: str, low: int, high: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise Refusal("tour-err-number", option=option, low=low, high=high) from None
-    if not low <= value <= high:
-        raise Refusal("tour-err-number", option=option, low=low, high=high)
-    return value
+    return parse.whole(text, low, high, "tour-err-number", option=option, low=low, high=high)
 
 
 def _pick(
@@ -94,9 +91,9 @@ def _pick(
 ) -> Tournament:
     """The tournament named by `#N` (or a bare N), else the newest of the channel."""
     for a in args:
-        text = a[1:] if a.startswith("#") else (a if bare_number else "")
-        if text.isdigit():
-            t = service.get(int(text))
+        tid = parse.event_ref(a, bare=bare_number)
+        if tid is not None:
+            t = service.get(tid)
             if t.is_ladder != ladder:
                 raise Refusal("tour-err-not-ladder" if ladder else "tour-err-ladder")
             return t
@@ -169,7 +166,7 @@ async def handle_tournament_command(
 ) -> list[Reply]:
     try:
         return await _tournament(app, user, channel, args)
-    except Refusal as r:
+    except (Refusal, Refused) as r:
         return _refused(user, r)
 
 
@@ -235,7 +232,8 @@ async def _result(
 ) -> list[Reply]:
     usage = "/tournament result MATCH a|b|draw [SCORE_A SCORE_B] [#ID]"
     words = [w for w in rest if not w.startswith("#")]
-    if len(words) not in (2, 4) or not words[0].isdigit():
+    match = parse.ascii_digits(words[0], 9) if words else None
+    if len(words) not in (2, 4) or match is None:
         raise Refusal("tour-err-usage", usage=usage)
     t = _pick(service, channel, rest, ladder=False, bare_number=False)
     outcome = {"a": Outcome.A, "b": Outcome.B, "draw": Outcome.DRAW}.get(words[1].lower())
@@ -249,7 +247,7 @@ async def _result(
         )
     if not is_organiser(t, user.id, user.is_admin):
         raise Refusal("tour-err-organiser", name=t.name)
-    m = await service.set_result(t.id, user.id, user.is_admin, int(words[0]), outcome, *scores)
+    m = await service.set_result(t.id, user.id, user.is_admin, match, outcome, *scores)
     return [Reply(tt("tour-result-set", user.locale, match=m.id, name=t.name))]
 
 
@@ -301,7 +299,7 @@ async def handle_ladder_command(
 ) -> list[Reply]:
     try:
         return await _ladder(app, user, channel, args)
-    except Refusal as r:
+    except (Refusal, Refused) as r:
         return _refused(user, r)
 
 
@@ -372,12 +370,12 @@ async def handle_stats_command(
     """`/stats [PLAYER]`: ratings per ruleset, provisional until enough matches."""
     try:
         service = _service(app)
-    except Refusal as r:
+    except (Refusal, Refused) as r:
         return _refused(user, r)
     loc = user.locale
     who_id, who_name = user.id, user.name
     if args:
-        wanted = " ".join(args).lstrip("@")
+        wanted = " ".join(args).lstrip("@")[:64]
         found = await service.ratings.find(wanted)
         if found is None:
             return [Reply(tt("stats-none", loc, who=wanted[:40]), ok=False)]
@@ -410,7 +408,7 @@ async def handle_leaderboard_command(
     try:
         service = _service(app)
         ruleset, _rest = _ruleset(args, _default_ruleset(app))
-    except Refusal as r:
+    except (Refusal, Refused) as r:
         return _refused(user, r)
     loc = user.locale
     board = await service.ratings.leaderboard(ruleset)
@@ -440,10 +438,8 @@ async def handle_tournament_press(
     """A press of a tournament page's button (`tn:numbers|join|standings:<id>`)."""
     try:
         service = _service(app)
-        parts = action.split(":")
-        if len(parts) != 3 or parts[0] != "tn" or not parts[2].isdigit():
-            raise Refusal("tour-err-stale")
-        what, t = parts[1], service.get(int(parts[2]))
+        what, tid = parse.tournament_press(action)
+        t = service.get(tid)
         loc = user.locale
         if what == "numbers":
             return [Reply(info_text(service, t, loc))]
@@ -454,7 +450,7 @@ async def handle_tournament_press(
             text, image = await service.standings_post(t, loc)
             return [Reply(text, image=image, image_name="standings.png")]
         raise Refusal("tour-err-stale")
-    except Refusal as r:
+    except (Refusal, Refused) as r:
         return _refused(user, r)
 
 

@@ -29,6 +29,7 @@ from bot.scheduler import Scheduler
 from bot.tournaments.formats import make_event
 from bot.tournaments.model import SEAT_SECONDS, Format, Match, NoPairing, Numbers, Outcome
 from bot.tournaments.store import (
+    AlreadyDone,
     Deadline,
     Player,
     TableSlot,
@@ -102,7 +103,7 @@ class TournamentService:
         self.clock = clock
         self.platform = platform
         self.host = host
-        self.ratings = ratings or Ratings(db.conn, db.lock)
+        self.ratings = ratings or Ratings(db.sql)
         self.tournaments: dict[int, Tournament] = {}
         self._refs: dict[str, tuple[int, int]] = {}  # table ref -> (tournament, match)
         self._lock = asyncio.Lock()
@@ -129,10 +130,14 @@ class TournamentService:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Load every tournament, re-arm its deadlines, and carry on any round that was
+        """Load every tournament (of the servers this process serves, when it is one
+        shard of several), re-arm its deadlines, and carry on any round that was
         interrupted (tables not yet opened, a finished round not yet followed)."""
+        serves = getattr(self.platform, "serves", None)  # a shard: its servers' events only
         async with self._changing():
             for t in await self.db.load_all():
+                if serves is not None and not serves(t.channel):
+                    continue
                 self.tournaments[t.id] = t
                 for slot in t.tables.values():
                     if slot.table_ref is not None:
@@ -209,7 +214,7 @@ class TournamentService:
     ) -> Tournament:
         async with self._changing():
             now = self.clock.now()
-            tid = max(self.tournaments, default=0) + 1
+            tid = await self.db.next_id()
             t = Tournament(
                 id=tid,
                 channel=channel,
@@ -509,22 +514,51 @@ class TournamentService:
             self.scheduler.cancel(key)
 
     async def _fire(self, tid: int, key: str) -> None:
+        """A deadline's job. Every process that loaded the tournament has it armed; the
+        first to save its effect claims it, and the others take that saved state."""
         async with self._changing():
             t = self.tournaments.get(tid)
-            d = t.deadlines.pop(key, None) if t is not None else None
+            d = t.deadlines.get(key) if t is not None else None
             if t is None or d is None:
                 return  # stale: already handled
-            if d.kind == "seat" and d.match_id is not None:
-                await self._seat_deadline(t, d.match_id)
-            elif d.kind == "round" and d.match_id is not None:
-                await self._round_deadline(t, d.match_id)
-            elif d.kind == "ladder-open":
-                t.status = "running"
-                text = self._headline(t, "tour-post-ladder-open")
-                await self._post(t, "info", text, buttons=self.page_buttons(t, t.locale))
-            elif d.kind == "ladder-close":
-                await self._close_ladder(t)
-            await self.db.save(t)
+            mark = len(self._outbox)
+            try:
+                await self._run_deadline(t, d)
+            except AlreadyDone:
+                del self._outbox[mark:]  # another process ran it and showed it
+                await self._reload(tid)
+
+    async def _reload(self, tid: int) -> None:
+        """Take the tournament as another process last saved it (its deadlines too)."""
+        old = self.tournaments.get(tid)
+        if old is not None:
+            for k in old.deadlines:
+                self.scheduler.cancel(k)
+        t = await self.db.load(tid)
+        if t is None:
+            self.tournaments.pop(tid, None)
+            return
+        self.tournaments[tid] = t
+        for slot in t.tables.values():
+            if slot.table_ref is not None:
+                self._refs[slot.table_ref] = (t.id, slot.match_id)
+        if t.status not in ("over", "open"):
+            for d in t.deadlines.values():
+                self._schedule(t, d)
+
+    async def _run_deadline(self, t: Tournament, d: Deadline) -> None:
+        t.deadlines.pop(d.key, None)
+        if d.kind == "seat" and d.match_id is not None:
+            await self._seat_deadline(t, d.match_id)
+        elif d.kind == "round" and d.match_id is not None:
+            await self._round_deadline(t, d.match_id)
+        elif d.kind == "ladder-open":
+            t.status = "running"
+            text = self._headline(t, "tour-post-ladder-open")
+            await self._post(t, "info", text, buttons=self.page_buttons(t, t.locale))
+        elif d.kind == "ladder-close":
+            await self._close_ladder(t)
+        await self.db.save(t, job=(f"{d.key}@{d.due!r}", self.clock.now()))
 
     async def _seat_deadline(self, t: Tournament, match_id: int) -> None:
         """3 minutes after the table opened: whoever has not sat down is out of the
@@ -697,7 +731,7 @@ class TournamentService:
             await self.ratings.record_match(match_ref, ruleset, team_a, team_b, winner, now)
             if not from_lobby:
                 return
-            for t in self.tournaments.values():
+            for t in list(self.tournaments.values()):  # a reload may replace one
                 if not t.is_ladder or t.status != "running" or t.ruleset != ruleset:
                     continue
                 if scope_of(channel) != t.scope():
@@ -720,7 +754,10 @@ class TournamentService:
                         p.losses += won is False
                         changed = True
                 if changed:
-                    await self.db.save(t, counted=match_ref)
+                    try:
+                        await self.db.save(t, counted=match_ref)
+                    except AlreadyDone:  # another process counted it first
+                        await self._reload(t.id)
 
     async def _close_ladder(self, t: Tournament) -> None:
         t.status = "over"

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from adapters.cli import build_parser, with_default_command
-from adapters.cli.bot_commands import choose_platform, read_dotenv
+from adapters.cli.bot_commands import choose_platform, read_dotenv, terminal_language
 from bot.transcript import loads
 from tests.console.test_console import run_belote
 
@@ -55,8 +55,9 @@ def test_options_without_a_command_are_the_tables():
     assert (args.command, args.no_drand) == ("run", True)
 
 
-def test_export_a_match_by_id_and_errors(tmp_path):
-    db = tmp_path / "e.db"
+def test_export_a_match_by_id_and_errors(tmp_path, db, backend):
+    """On SQLite (``--db FILE``) and PostgreSQL (the URL in ``DATABASE_URL``)."""
+    target = db("e")
     script = "\n".join(
         [
             "a: /table create --target 200",
@@ -69,12 +70,14 @@ def test_export_a_match_by_id_and_errors(tmp_path):
             "",
         ]
     )
-    res = run_belote(
-        ["run", "--platform", "console", "--db", str(db), "--fast", "--no-drand"], script
-    )
+    run = ["run", "--platform", "console", "--fast", "--no-drand"]
+    if backend == "sqlite":
+        res = run_belote([*run, "--db", target], script)
+    else:
+        res = run_belote(run, script, env={"DATABASE_URL": target})
     assert res.returncode == 0, res.stderr
     out = tmp_path / "m1.json"
-    exp = run_belote(["export", "m1", "--db", str(db), "-o", str(out)], "")
+    exp = run_belote(["export", "m1", "--db", target, "-o", str(out)], "")
     assert exp.returncode == 0, exp.stderr
     t = loads(out.read_text())
     assert t.match == "m1" and t.server_seed is not None and t.result["winner"] in (0, 1)
@@ -82,5 +85,29 @@ def test_export_a_match_by_id_and_errors(tmp_path):
     # belote verify (the fair-deal helper's command) accepts what export wrote
     ver = run_belote(["verify", str(out)], "")
     assert ver.returncode == 0, ver.stdout + ver.stderr
-    assert run_belote(["export", "m9", "--db", str(db)], "").returncode == 1
+    assert run_belote(["export", "m9", "--db", target], "").returncode == 1
     assert run_belote(["export", "--db", str(tmp_path / "none.db")], "").returncode == 2
+
+
+def test_the_terminal_language_comes_from_the_environment():
+    assert terminal_language({"LANG": "fr_FR.UTF-8"}) == "fr-FR"
+    assert terminal_language({"LC_ALL": "bg_BG.UTF-8", "LANG": "fr_FR.UTF-8"}) == "bg-BG"
+    assert terminal_language({"LANG": "C.UTF-8"}) == "en"
+    assert terminal_language({}) == "en"
+
+
+def test_shard_options_are_checked():
+    from adapters.discord.shards import Shards, parse_shard_ids
+
+    assert parse_shard_ids("2, 0,2") == (0, 2)
+    shards = Shards((1,), 2)
+    guild_in_shard_1 = 1 << 22
+    assert shards.serves(f"discord:{guild_in_shard_1}/5")
+    assert not shards.serves(f"discord:{2 << 22}/5")
+    assert not shards.serves("discord:@me/5")  # direct messages: shard 0
+    assert not shards.serves("telegram:-100123")  # another platform's tables
+    for bad in (["--shard-ids", "0,x"], ["--shard-ids", "4", "--shard-count", "4"]):
+        res = run_belote(["run", "--platform", "discord", *bad], "")
+        assert res.returncode == 2 and "shard" in res.stderr
+    res = run_belote(["run", "--platform", "console", "--shard-count", "2"], "")
+    assert res.returncode == 2 and "Discord" in res.stderr

@@ -25,6 +25,10 @@ def test_parse_line():
     assert shorthand("pass") == "/bid pass"
     assert shorthand("NT") == "/bid NT"
     assert shorthand("/join") == "/join"
+    assert shorthand("TD melds") == "/play TD melds"  # the flags work without the slash
+    assert shorthand("td nomelds") == "/play TD nomelds"
+    assert shorthand("KH belote") == "/play KH belote"
+    assert shorthand("TD please") == "TD please"  # not a play: the core says what it is
 
 
 async def test_public_and_private_lines():
@@ -53,8 +57,16 @@ async def test_an_edit_prints_only_what_changed():
     ]
 
 
-def run_belote(args: list[str], stdin: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "", "TELEGRAM_TOKEN": ""}
+def run_belote(
+    args: list[str], stdin: str, timeout: float = 120, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "DISCORD_TOKEN": "",
+        "TELEGRAM_TOKEN": "",
+        **(env or {}),
+    }
     return subprocess.run(
         [sys.executable, "-m", "adapters.cli", *args],
         input=stdin,
@@ -132,7 +144,37 @@ def test_solo_opens_a_table_with_three_bots_and_saves_pictures(tmp_path):
         "me: /close\n",
     )
     assert res.returncode == 0, res.stderr
-    assert "@me | Match m1 starts at t1." in res.stdout
+    assert "@me | Belote in the terminal: you and three bots at table t1." in res.stdout
+    assert "@me | Rules: club, the first team to 1000 points wins" in res.stdout
+    assert "#table | Match m1" in res.stdout
     assert "@me | Table t1 is closed." in res.stdout
+    # every picture under its own name: match, deal, log position; nothing overwritten
     pics = sorted(p.name for p in (tmp_path / "pics").iterdir())
-    assert "table_1.png" in pics and any(p.startswith("hand_1_") for p in pics)
+    tables = [p for p in pics if p.startswith("m1-deal01-") and p.endswith("-table.png")]
+    hands = [p for p in pics if p.startswith("m1-deal01-") and p.endswith("-hand-me.png")]
+    assert len(tables) >= 2 and hands, pics
+
+
+def test_solo_closes_piled_up_tables_and_a_bare_card_works(tmp_path):
+    """Older versions opened a new table at every start: the terminal game keeps one."""
+    db = str(tmp_path / "p.db")
+    base = [
+        "run",
+        "--platform",
+        "console",
+        "--db",
+        db,
+        "--fast",
+        "--no-drand",
+        "--random-seed",
+        "p",
+    ]
+    pile = "me: /table create\nme: /table create\nme: /table create\n"
+    assert run_belote([*base, "--name", "me"], pile).returncode == 0
+    res = run_belote([*base, "--solo", "--name", "me"], "me: /table list\nme: 7C\nme: /close\n")
+    assert res.returncode == 0, res.stderr
+    assert "@me | Belote in the terminal: you and three bots at table t4." in res.stdout
+    listed = [line for line in res.stdout.splitlines() if " seat(s) free, " in line]
+    assert [line.split(":")[0] for line in listed] == ["@me | t4"], listed
+    assert "several tables" not in res.stdout
+    assert "@me | You don't hold 7C." in res.stdout  # the bare card reached the table

@@ -1,8 +1,12 @@
 """SIGKILL the bot in the middle of matches, restart it on the same database: every
-match ends exactly as it would have without the kill, and no action is lost or doubled."""
+match ends exactly as it would have without the kill, and no action is lost or doubled.
+
+On SQLite and on PostgreSQL. There the restarted process has a new name: it takes the
+tables over once the killed one's leases run out (``--lease 2``), and finishes them."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sqlite3
@@ -11,7 +15,10 @@ import sys
 import time
 from pathlib import Path
 
+import asyncpg
 import pytest
+
+from bot.store import is_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = (
@@ -33,34 +40,51 @@ SCRIPT = (
 ARGS = ["--platform", "console", "--no-drand", "--bot-delay", "0.02", "--random-seed", "kill"]
 
 
-def _cmd(db: Path) -> list[str]:
-    return [sys.executable, "-m", "adapters.cli", "run", "--db", str(db), *ARGS]
+def _cmd(db: Path | str) -> list[str]:
+    lease = ["--lease", "2"] if is_postgres(str(db)) else []
+    return [sys.executable, "-m", "adapters.cli", "run", "--db", str(db), *ARGS, *lease]
 
 
 def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "", "TELEGRAM_TOKEN": ""}
 
 
-def _logs(db: Path) -> dict[int, list[tuple]]:
-    with sqlite3.connect(db) as c:
-        rows = c.execute("SELECT match_id, seq, kind, data FROM match_log ORDER BY match_id, seq")
-        out: dict[int, list[tuple]] = {}
-        for mid, seq, kind, data in rows:
-            out.setdefault(mid, []).append((seq, kind, data))
+LOG_SQL = "SELECT match_id, seq, kind, data FROM match_log ORDER BY match_id, seq"
+ACTIONS_SQL = "SELECT COUNT(*) FROM match_log WHERE kind = 'action'"
+
+
+def _rows(db: Path | str, sql: str) -> list[tuple]:
+    if not is_postgres(str(db)):
+        with sqlite3.connect(db) as c:
+            return list(c.execute(sql))
+
+    async def fetch() -> list[tuple]:
+        conn = await asyncpg.connect(str(db))
+        try:
+            return [tuple(r) for r in await conn.fetch(sql)]
+        finally:
+            await conn.close()
+
+    return asyncio.run(fetch())
+
+
+def _logs(db: Path | str) -> dict[int, list[tuple]]:
+    out: dict[int, list[tuple]] = {}
+    for mid, seq, kind, data in _rows(db, LOG_SQL):
+        out.setdefault(mid, []).append((seq, kind, data))
     return out
 
 
-def _actions(db: Path) -> int:
+def _actions(db: Path | str) -> int:
     try:
-        with sqlite3.connect(db) as c:
-            return c.execute("SELECT COUNT(*) FROM match_log WHERE kind = 'action'").fetchone()[0]
-    except sqlite3.Error:
+        return _rows(db, ACTIONS_SQL)[0][0]
+    except (sqlite3.Error, asyncpg.PostgresError):
         return 0
 
 
 @pytest.mark.slow
-def test_sigkill_mid_match_and_restart(tmp_path):
-    ref_db = tmp_path / "ref.db"
+def test_sigkill_mid_match_and_restart(db):
+    ref_db = db("ref")
     ref = subprocess.run(
         _cmd(ref_db),
         input=SCRIPT,
@@ -74,10 +98,10 @@ def test_sigkill_mid_match_and_restart(tmp_path):
     expected = _logs(ref_db)
     assert len(expected) == 2 and all(log[-1][1] == "end" for log in expected.values())
 
-    db = tmp_path / "killed.db"
+    killed = db("killed")
     for kills, target in enumerate((40, 140)):  # kill twice, at different points
         proc = subprocess.Popen(
-            _cmd(db),
+            _cmd(killed),
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -89,18 +113,18 @@ def test_sigkill_mid_match_and_restart(tmp_path):
             proc.stdin.write(SCRIPT)
             proc.stdin.flush()
         deadline = time.monotonic() + 120
-        while _actions(db) < target and time.monotonic() < deadline and proc.poll() is None:
+        while _actions(killed) < target and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.02)
         assert proc.poll() is None, "finished before the kill"
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-        got = _logs(db)
+        got = _logs(killed)
         assert any(log[-1][1] != "end" for log in got.values())  # really mid-match
     final = subprocess.run(
-        _cmd(db), input="", text=True, capture_output=True, env=_env(), cwd=ROOT, timeout=240
+        _cmd(killed), input="", text=True, capture_output=True, env=_env(), cwd=ROOT, timeout=240
     )
     assert final.returncode == 0, final.stderr
-    got = _logs(db)
+    got = _logs(killed)
     assert got == expected  # same decks (seeds), same actions, same result, no duplicates
     for log in got.values():
         assert [seq for seq, _, _ in log] == list(range(len(log)))

@@ -28,7 +28,7 @@ class Harness:
     clock: FakeClock
     scheduler: FakeScheduler
     platform: RecordingPlatform
-    path: Path
+    path: Path | str  # a SQLite file or a PostgreSQL URL
     replies: list[tuple[str, Reply]] = field(default_factory=list)
 
     async def cmd(self, who: str | User, text: str, channel: Channel = CHANNEL) -> list[Reply]:
@@ -48,6 +48,14 @@ class Harness:
 
     def table(self, tid: int = 1):
         return self.app.tables[tid]
+
+    async def until_turn(self, seat: int, tid: int = 1, max_seconds: int = 300) -> None:
+        """Let the bots play (a second at a time) until ``seat`` is to move."""
+        for _ in range(max_seconds):
+            if self.table(tid).run.to_move == seat:
+                return
+            await self.advance(1)
+        raise AssertionError(f"seat {seat} never came to move")
 
     def posts(self, key_prefix: str = "", to_user: str | None = None) -> list[Post]:
         return [
@@ -78,12 +86,19 @@ class Harness:
 
 
 async def make_harness(
-    path: Path, *, start: float = 1_800_000_000.0, drand: Any = None, **settings: Any
+    path: Path | str,
+    *,
+    start: float = 1_800_000_000.0,
+    drand: Any = None,
+    owner: str = "harness",
+    lease_seconds: float = 10.0,
+    **settings: Any,
 ) -> Harness:
     clock = FakeClock(start)
     scheduler = FakeScheduler(clock)
     platform = RecordingPlatform()
-    store = await Store.open(path)
+    # one name across restarts: the same process restarted takes its tables back at once
+    store = await Store.open(path, owner=owner, lease_seconds=lease_seconds)
     opts = {"drand": drand is not None, "render_images": False, "bot_delay": 1.0}
     opts.update(settings)
     app = BeloteApp(

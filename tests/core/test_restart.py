@@ -1,11 +1,22 @@
-"""A restarted app resumes every table where it was: same decks, same actions, same end."""
+"""A restarted app resumes every table where it was: same decks, same actions, same end.
+
+Every test runs on SQLite and on PostgreSQL (the ``db`` fixture)."""
 
 from __future__ import annotations
 
 import asyncio
 
+import aiosqlite
+import asyncpg
+import pytest
+
+from bot import store_postgres
 from bot.drand import QUICKNET_GENESIS
+from bot.store import MIGRATIONS as SQLITE_MIGRATIONS
+from bot.store import Store
 from tests.core.harness import make_harness, table_with_bots
+
+MIGRATIONS = {"sqlite": SQLITE_MIGRATIONS, "postgresql": store_postgres.MIGRATIONS}
 
 
 def _facts(log):
@@ -35,6 +46,8 @@ async def _finish(h, limit: int = 20000):
 async def _crash(h):
     """Stop as a killed process would: nothing more is written, nothing is cleaned up."""
     h.scheduler.shutdown()
+    if h.app._leases is not None:
+        await h.app._leases.stop()
     for task in list(h.app._drand_tasks.values()):
         task.cancel()
     await h.store.close()
@@ -45,14 +58,14 @@ async def _reopen(h, **kw):
     return h2
 
 
-async def test_resume_mid_match_ends_exactly_as_without_the_crash(tmp_path):
-    ref = await _setup(tmp_path / "ref.db", seed_window=0)
+async def test_resume_mid_match_ends_exactly_as_without_the_crash(db):
+    ref = await _setup(db("ref"), seed_window=0)
     await _finish(ref)
     expected = _facts(await ref.store.log(1))
     await ref.app.stop()
 
     for stop_after in (3, 40, 95):
-        h = await _setup(tmp_path / f"crash{stop_after}.db", seed_window=0)
+        h = await _setup(db(f"crash{stop_after}"), seed_window=0)
         for _ in range(stop_after):
             await h.advance(1)
         assert not h.table().run.over
@@ -70,8 +83,8 @@ async def test_resume_mid_match_ends_exactly_as_without_the_crash(tmp_path):
         await h2.app.stop()
 
 
-async def test_resume_during_the_seed_window_keeps_its_deadline(tmp_path):
-    h = await _setup(tmp_path / "b.db", seed_window=30)
+async def test_resume_during_the_seed_window_keeps_its_deadline(db):
+    h = await _setup(db(), seed_window=30)
     assert h.table().run.phase == "seeds"
     await h.cmd("bob", "/seed " + "cd" * 16)
     await h.advance(10)
@@ -88,12 +101,12 @@ async def test_resume_during_the_seed_window_keeps_its_deadline(tmp_path):
     await h2.app.stop()
 
 
-async def test_resume_during_the_drand_wait(tmp_path):
+async def test_resume_during_the_drand_wait(db):
     class Silent:
         async def fetch_until(self, *a, **k):
             await asyncio.Event().wait()
 
-    h = await _setup(tmp_path / "b.db", start=QUICKNET_GENESIS - 20, drand=Silent(), seed_window=0)
+    h = await _setup(db(), start=QUICKNET_GENESIS - 20, drand=Silent(), seed_window=0)
     run = h.table().run
     assert run.phase == "drand"
     await h.advance(5)
@@ -108,30 +121,40 @@ async def test_resume_during_the_drand_wait(tmp_path):
     await h2.app.stop()
 
 
-async def test_migrations_are_versioned_and_the_log_append_only(tmp_path):
-    import aiosqlite
-    import pytest
-
-    from bot.store import MIGRATIONS, Store
-
-    store = await Store.open(tmp_path / "m.db")
-    assert await store.migrate() == len(MIGRATIONS)
+async def test_migrations_are_versioned_and_the_log_append_only(db, backend):
+    target = db()
+    store = await Store.open(target)
+    assert await store.migrate() == len(MIGRATIONS[backend])
     await store.close()
-    async with aiosqlite.connect(tmp_path / "m.db") as db:
-        (mode,) = await (await db.execute("PRAGMA journal_mode")).fetchone()
-        assert mode == "wal"
-    h = await make_harness(tmp_path / "m.db", seed_window=0)
+    h = await make_harness(target, seed_window=0)
     await table_with_bots(h)
     await h.cmd("alice", "/start")
     await h.app.stop()
-    async with aiosqlite.connect(tmp_path / "m.db") as db:
-        for sql in ("UPDATE match_log SET kind = 'x'", "DELETE FROM match_log"):
-            with pytest.raises(aiosqlite.IntegrityError):
-                await db.execute(sql)
+    if backend == "sqlite":
+        async with aiosqlite.connect(target) as conn:
+            (mode,) = await (await conn.execute("PRAGMA journal_mode")).fetchone()
+            assert mode == "wal"
+            for sql in ("UPDATE match_log SET kind = 'x'", "DELETE FROM match_log"):
+                with pytest.raises(aiosqlite.IntegrityError):
+                    await conn.execute(sql)
+        return
+    conn = await asyncpg.connect(target)
+    try:
+        assert await conn.fetchval("SELECT count(*) FROM match_log") > 0
+        for sql in (
+            "UPDATE match_log SET kind = 'x'",
+            "DELETE FROM match_log",
+            "TRUNCATE match_log CASCADE",
+        ):
+            with pytest.raises(asyncpg.RaiseError, match="append-only"):
+                await conn.execute(sql)
+        assert await conn.fetchval("SELECT count(*) FROM match_log WHERE kind = 'x'") == 0
+    finally:
+        await conn.close()
 
 
-async def test_a_failed_commit_shows_nothing_and_the_table_carries_on(tmp_path):
-    h = await make_harness(tmp_path / "f.db", seed_window=0)
+async def test_a_failed_commit_shows_nothing_and_the_table_carries_on(db):
+    h = await make_harness(db(), seed_window=0)
     await table_with_bots(h)
     await h.cmd("alice", "/start")
     t = h.table()
@@ -159,3 +182,25 @@ async def test_a_failed_commit_shows_nothing_and_the_table_carries_on(tmp_path):
     assert t.run.seq > seq
     assert [e.seq for e in await h.store.log(t.run.id)] == list(range(t.run.seq))
     await h.app.stop()
+
+
+async def test_the_player_to_move_gets_a_fresh_timer_after_a_restart(tmp_path):
+    """The bot was down, not the player: a turn whose timer ran out while the process was
+    stopped is not played by the AI at once; the player's own card still counts."""
+    from bot.texts import action_command
+
+    h = await make_harness(tmp_path / "t.db", seed_window=0, timer=30)
+    await table_with_bots(h, "alice", "--timer", "30")
+    await h.cmd("alice", "/start")
+    await h.until_turn(0)
+    seq = h.table().run.seq
+    await _crash(h)
+    h.clock.set(h.clock.now() + 3600)  # stopped for an hour
+    h2 = await _reopen(h, seed_window=0, timer=30)
+    await h2.advance(1)
+    run = h2.table().run
+    assert run.seq == seq and run.to_move == 0  # nobody played for alice
+    replies = await h2.cmd("alice", action_command(run.match.legal_actions(0)[0]))
+    assert all(r.ok for r in replies), replies
+    assert run.seq == seq + 1 and run.last_action[2] == "player"
+    await h2.app.stop()

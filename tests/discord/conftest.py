@@ -34,6 +34,7 @@ class World:
     bot: DiscordBot | None = None
     scheduler: FakeScheduler | None = None
     defer_after: float = 2.0
+    database: str | None = None  # a PostgreSQL URL; by default a SQLite file in tmp
 
     async def start_bot(self, scheduler: Any = None) -> DiscordBot:
         """A new discord.py client and a new core on the same database (a restart).
@@ -45,7 +46,9 @@ class World:
         clock = self.clock if isinstance(scheduler, FakeScheduler) else None
 
         async def factory(platform: Platform) -> Any:
-            store = await Store.open(self.tmp / "belote.sqlite")
+            # one name across restarts: the restarted bot takes its tables back at once
+            target = self.database or self.tmp / "belote.sqlite"
+            store = await Store.open(target, owner="discord-tests")
             settings = Settings(fast=True, drand=False, bot_delay=0.0)
             return BeloteApp(
                 store=store,

@@ -259,12 +259,16 @@ async def test_verify_answers_in_public_but_refusals_stay_private(world: World) 
     async def verify(user: User, channel: Channel, text: str) -> list[Reply]:
         if text.endswith("m9"):
             return [Reply("No such match", ok=False)]
-        return [Reply("Match m1 was dealt fairly")]
+        return [Reply("Match m1 was dealt fairly", file=b'{"match": "m1"}', file_name="m1.json")]
 
     core.script = verify
     good = await world.fake.slash(world.alice, world.channel, "verify")
     await good.response()
     assert not (good.callback_data or {}).get("flags", 0) & EPHEMERAL
+    # the transcript is attached to the public answer, for the browser check
+    (attached,) = world.fake.messages[good.original_id]["attachments"]
+    assert attached["filename"] == "m1.json"
+    assert world.fake.files[attached["id"]] == b'{"match": "m1"}'
     bad = await world.fake.slash(world.alice, world.channel, "verify", {"match": "m9"})
     await bad.response()
     assert (bad.callback_data or {}).get("flags", 0) & EPHEMERAL

@@ -44,7 +44,9 @@ def table_patches(world: World, table_id: str) -> int:
     return len(world.fake.requests_to("PATCH", rf"/channels/\d+/messages/{table_id}"))
 
 
-async def test_whole_match_with_restart(world: World) -> None:
+async def test_whole_match_with_restart(world: World, db: Any) -> None:
+    """On SQLite and on PostgreSQL."""
+    world.database = db("discord")
     fake, alice, bob, channel = world.fake, world.alice, world.bob, world.channel
     await world.start_bot()
     registered = {c["name"] for c in fake.global_commands}

@@ -75,6 +75,18 @@ def tampered(beacon: Beacon, bit: int = 0) -> Beacon:
     return Beacon(beacon.round, hashlib.sha256(bytes(sig)).digest(), bytes(sig))
 
 
+@web.middleware
+async def _cors(request: web.Request, handler) -> web.StreamResponse:
+    """drand's relays let any web page read them (``Access-Control-Allow-Origin: *``):
+    the browser check of a match (web/verify) asks them from the player's own page."""
+    try:
+        response = await handler(request)
+    except web.HTTPException as exc:
+        response = exc
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
 @dataclass
 class FakeDrandRelay:
     """One fake relay. ``url`` is set once started; everything else may change at any time."""
@@ -88,7 +100,7 @@ class FakeDrandRelay:
     _runner: web.AppRunner | None = None
 
     def _app(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[_cors])
         app.router.add_get("/{chain}/info", self._info)
         app.router.add_get("/{chain}/public/{round}", self._public)
         return app

@@ -23,7 +23,7 @@ def core_factory(db: Path) -> Callable[[Any], Any]:
         from bot.clock import SeededRandomness
         from bot.store import Store
 
-        store = await Store.open(db)
+        store = await Store.open(db, owner="telegram-tests")  # a restart takes its tables
         settings = Settings(fast=True, drand=False, bot_delay=0.0, render_images=True)
         return BeloteApp(
             store,

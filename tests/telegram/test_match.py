@@ -235,7 +235,10 @@ async def test_whole_match_in_a_group(
     assert final_hand.callback_data() == []
     assert final_hand.photo is not None
     verified = await command(tg, adapter, bob, group, "/verify")
-    assert "checks passed" in verified.text
+    assert "checks passed" in verified.shown_text
+    # the transcript goes with the answer, for the browser check the answer links to
+    assert verified.document is not None and verified.document.file_name.endswith(".json")
+    assert seed in verified.document.data.decode()
 
     # The table was one message, edited in place from the lobby to the end.
     table = table_msg(tg, adapter, group)
@@ -252,7 +255,10 @@ async def test_whole_match_in_a_group(
     assert len([m for m in tg.chat_messages(alice.id) if m.photo is not None]) == 2
     # Payloads: pictures are uploaded only when they change, and stay small.
     uploads = [c for c in tg.calls if c.files]
-    assert uploads and all(c.method in ("sendPhoto", "editMessageMedia") for c in uploads)
+    assert uploads and all(
+        c.method in ("sendPhoto", "editMessageMedia", "sendDocument") for c in uploads
+    )
+    assert [c.method for c in uploads].count("sendDocument") == 1  # /verify's transcript
     assert max(size for c in uploads for _, size in c.files.values()) < 1_000_000
     light = tg.calls_of("editMessageCaption", "editMessageReplyMarkup", "answerCallbackQuery")
     assert light and all(not c.files and c.body_size < 8_000 for c in light)
@@ -275,14 +281,14 @@ def _data(markup: dict | None) -> list[str]:
 
 
 async def test_forum_topic_and_restart_mid_match(
-    tg: FakeTelegram, start_adapter: Any, tmp_path: Path
+    tg: FakeTelegram, start_adapter: Any, db: Any
 ) -> None:
     alice = tg.add_user("Alice")
     forum = tg.add_group("Cards", forum=True, admins=(alice,))
     topic = tg.add_topic(forum, "Belote")
     tg.start_bot(alice)  # she talked to the bot before: hands go straight to her
-    db = tmp_path / "restart.db"
-    first = await start_adapter(db)
+    target = db("restart")  # SQLite, then PostgreSQL (the adapter's memory there too)
+    first = await start_adapter(target)
 
     await command(tg, first, alice, forum, "/table create --target 1", thread=topic)
     for _ in range(3):
@@ -326,7 +332,7 @@ async def test_forum_topic_and_restart_mid_match(
     await first.stop()
 
     # A new Application on the same database: the same messages, edited in place.
-    second = await start_adapter(db)
+    second = await start_adapter(target)
     await second.flush()
     assert table_msg(tg, second, forum).message_id == table_before.message_id
     hand_after = hand_msg(tg, second, alice)
@@ -363,7 +369,7 @@ async def test_forum_topic_and_restart_mid_match(
     await second.flush()
     assert reveal(tg, forum).thread_id == topic
     verified = await command(tg, second, alice, forum, "/verify", thread=topic)
-    assert "checks passed" in verified.text and verified.thread_id == topic
+    assert "checks passed" in verified.shown_text and verified.thread_id == topic
 
 
 def _dump(tg: FakeTelegram, adapter: TelegramAdapter, alice: FakeUser, group: FakeChat) -> None:
@@ -421,7 +427,7 @@ async def test_group_upgraded_to_supergroup_mid_match(tg: FakeTelegram, start_ad
     table = table_msg(tg, adapter, supergroup)
     assert table.photo is not None and table.chat is supergroup
     verified = await command(tg, adapter, alice, supergroup, "/verify")
-    assert "checks passed" in verified.text
+    assert "checks passed" in verified.shown_text
     assert adapter.outbox.failures == 0
 
 

@@ -56,7 +56,7 @@ class Rig:
     async def crash(self) -> None:
         """The process dies: nothing is stopped cleanly, memory is lost."""
         self.svc.cancel_deadlines()
-        await self.db.conn.close()
+        await self.db.sql.close()
 
     async def play_open_tables(self, winner=lambda req: 0, sit=lambda req, u: True) -> int:
         """Everyone sits down (unless `sit` says no) and each open match ends."""
@@ -199,9 +199,10 @@ async def test_withdrawing_keeps_points_and_forfeits_the_match(rig: Rig) -> None
         await rig.svc.withdraw(tid, quitter)
 
 
-async def test_restart_in_the_middle_of_a_round(tmp_path: Path) -> None:
+async def test_restart_in_the_middle_of_a_round(db) -> None:
     clock, host = FakeClock(), FakeHost()
-    rig = Rig(tmp_path / "bot.db", clock, host)
+    target = db()
+    rig = Rig(target, clock, host)
     await rig.boot()
     tid = await _event(rig, Format.SWISS, 12, rounds=3)
     refs = host.live()
@@ -235,9 +236,10 @@ async def test_restart_in_the_middle_of_a_round(tmp_path: Path) -> None:
     await rig.db.close()
 
 
-async def test_restart_between_rounds_opens_the_next_round_once(tmp_path: Path) -> None:
+async def test_restart_between_rounds_opens_the_next_round_once(db) -> None:
     clock, host = FakeClock(), FakeHost()
-    rig = Rig(tmp_path / "bot.db", clock, host)
+    target = db()
+    rig = Rig(target, clock, host)
     await rig.boot()
     tid = await _event(rig, Format.ROUNDROBIN, 8)
     await rig.play_open_tables()
@@ -253,10 +255,11 @@ async def test_restart_between_rounds_opens_the_next_round_once(tmp_path: Path) 
 
 
 async def test_tables_the_core_failed_to_open_are_asked_again_at_restart(
-    tmp_path: Path,
+    db,
 ) -> None:
     clock, host = FakeClock(), FakeHost()
-    rig = Rig(tmp_path / "bot.db", clock, host)
+    target = db()
+    rig = Rig(target, clock, host)
     await rig.boot()
     host.down = True
     tid = await _event(rig, Format.SWISS, 8, rounds=2)
@@ -408,16 +411,17 @@ async def test_ladder_window_points_withdrawal_and_leaving(rig: Rig) -> None:
     assert (await rig.svc.ratings.get("u1", "classic")).matches == 1
 
 
-async def test_ladder_close_fires_once_after_a_restart(tmp_path: Path) -> None:
+async def test_ladder_close_fires_once_after_a_restart(db) -> None:
     """The window closes exactly once on the real APScheduler, even when the bot was down
     at that moment: the deadline is re-added at start and, being past, fires at once."""
     past = FakeClock(start=time.time() - 10 * 86_400)
     host = FakeHost()
-    rig = Rig(tmp_path / "bot.db", past, host)
+    target = db()
+    rig = Rig(target, past, host)
     await rig.boot()
     t = await rig.svc.create("u1", "test:g/c", Format.LADDER, "Old", "club", Numbers(days=1))
     await rig.crash()
-    db = await TournamentDB.open(tmp_path / "bot.db")
+    db = await TournamentDB.open(target)
     scheduler = ApsScheduler()
     scheduler.start()
     platform = RecordingPlatform()
@@ -477,10 +481,11 @@ async def test_only_the_players_of_a_table_can_take_its_seats(rig: Rig) -> None:
 
 
 async def test_the_event_posts_in_its_organisers_language_even_after_a_restart(
-    tmp_path: Path,
+    db,
 ) -> None:
     clock, host = FakeClock(), FakeHost()
-    rig = Rig(tmp_path / "bot.db", clock, host)
+    target = db()
+    rig = Rig(target, clock, host)
     await rig.boot()
     t = await rig.svc.create(
         "u1", "test:guild/chan", Format.SWISS, "Coupe", "club", Numbers(rounds=2), locale="fr"

@@ -3,8 +3,6 @@ clock and platform, commands routed as the core would."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.clock import FakeClock
@@ -18,11 +16,11 @@ app_module = pytest.importorskip("bot.app")
 store_module = pytest.importorskip("bot.store")
 
 
-async def test_attach_to_the_core_and_run_a_round(tmp_path: Path) -> None:
+async def test_attach_to_the_core_and_run_a_round(db) -> None:
     clock = FakeClock()
     scheduler = FakeScheduler(clock)
     platform = RecordingPlatform()
-    store = await store_module.Store.open(tmp_path / "bot.db")
+    store = await store_module.Store.open(db())
     app = app_module.BeloteApp(store=store, platform=platform, clock=clock, scheduler=scheduler)
     await app.start()
     host = FakeHost()

@@ -184,6 +184,11 @@ class MessageMeta:
     updated: int = 0  # order of the last change among all messages
 
 
+def shard_of(guild_id: str | int | None, count: int) -> int:
+    """Discord's rule: the shard a server's events go to (a DM's: shard 0)."""
+    return 0 if guild_id is None else (int(guild_id) >> 22) % count
+
+
 @dataclass
 class GatewaySession:
     ws: web.WebSocketResponse
@@ -193,6 +198,10 @@ class GatewaySession:
     intents: int = 0
     seq: int = 0
     heartbeats: int = 0
+    shard: tuple[int, int] | None = None  # [shard id, shard count] from IDENTIFY
+
+    def serves(self, guild_id: str | None) -> bool:
+        return self.shard is None or shard_of(guild_id, self.shard[1]) == self.shard[0]
 
 
 Handler = Callable[..., Any]
@@ -315,8 +324,14 @@ class FakeDiscord:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str = "Belote club") -> FakeGuild:
-        guild = FakeGuild(snowflake(), name, self.owner.id)
+    def add_guild(
+        self, name: str = "Belote club", *, shard: tuple[int, int] | None = None
+    ) -> FakeGuild:
+        """A server; ``shard=(i, n)``: one whose events go to shard ``i`` of ``n``."""
+        gid = snowflake()
+        while shard is not None and shard_of(gid, shard[1]) != shard[0]:
+            gid = snowflake()
+        guild = FakeGuild(gid, name, self.owner.id)
         self.guilds[guild.id] = guild
         return guild
 
@@ -412,14 +427,22 @@ class FakeDiscord:
             if data.get("token") != self.token:
                 await session.ws.close(code=4004, message=b"Authentication failed.")
                 return
+            shard = data.get("shard")
+            if shard is not None:
+                shard_id, count = int(shard[0]), int(shard[1])
+                if not 0 <= shard_id < count:
+                    await session.ws.close(code=4010, message=b"Invalid shard.")
+                    return
+                session.shard = (shard_id, count)
             self.identify_count += 1
             session.identified = True
             session.intents = int(data.get("intents", 0))
             session.session_id = new_token("session")[:40]
+            guilds = [g for g in self.guilds.values() if session.serves(g.id)]
             ready = {
                 "v": 10,
                 "user": self.bot_user.payload(),
-                "guilds": [{"id": g, "unavailable": True} for g in self.guilds],
+                "guilds": [{"id": g.id, "unavailable": True} for g in guilds],
                 "session_id": session.session_id,
                 "resume_gateway_url": self.gateway_url,
                 "application": {"id": self.application_id, "flags": 0},
@@ -429,9 +452,11 @@ class FakeDiscord:
                 "user_settings": {},
                 "_trace": ["fake-discord"],
             }
+            if session.shard is not None:
+                ready["shard"] = list(session.shard)
             await self._dispatch_to(session, "READY", ready)
             if session.intents & GUILDS_INTENT:
-                for guild in self.guilds.values():
+                for guild in guilds:
                     await self._dispatch_to(session, "GUILD_CREATE", guild.payload(self.bot_user))
         elif op == 6:  # RESUME
             self.resume_count += 1
@@ -452,9 +477,16 @@ class FakeDiscord:
         await self._send(session, {"op": 0, "s": session.seq, "t": event, "d": data})
 
     async def dispatch(self, event: str, data: dict[str, Any], timeout: float = 10.0) -> None:
-        """Send a DISPATCH to every identified bot session (waits for one to exist)."""
-        await self.wait_for(lambda: any(s.identified for s in self.sessions), timeout)
-        for session in [s for s in self.sessions if s.identified]:
+        """Send a DISPATCH to every identified bot session that serves its server (waits
+        for one to exist): as Discord does, a guild's events go to the shard
+        ``(guild_id >> 22) % shard_count`` only, a DM's to shard 0."""
+        guild = data.get("guild_id")
+
+        def serving() -> list[GatewaySession]:
+            return [s for s in self.sessions if s.identified and s.serves(guild)]
+
+        await self.wait_for(serving, timeout)
+        for session in serving():
             await self._dispatch_to(session, event, data)
 
     async def request_reconnect(self) -> None:

@@ -36,6 +36,7 @@ from .state import (
     Call,
     CallbackQuery,
     Counter,
+    Document,
     FakeChat,
     FakeMessage,
     FakeUser,
@@ -73,6 +74,7 @@ START_PAYLOAD_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 GROUP_METHODS = {
     "sendMessage",
     "sendPhoto",
+    "sendDocument",
     "editMessageText",
     "editMessageCaption",
     "editMessageMedia",
@@ -742,15 +744,38 @@ class FakeTelegram:
         msg.text, msg.reply_markup = text, markup
         return self._store(msg)
 
-    async def _api_sendPhoto(self, params: dict[str, Any], files: Any) -> dict[str, Any]:
+    def _captioned(self, params: dict[str, Any]) -> tuple[FakeChat, str | None, Any]:
+        """What a photo or a document is sent with: its chat (writable), caption, markup."""
         chat = self._chat(params)
         self._check_can_write(chat)
         caption = params.get("caption")
         if caption is not None:
             caption = self._check_text(caption, 1024, "message caption") if caption else None
-        markup = self._markup(params)
+        return chat, caption, self._markup(params)
+
+    async def _api_sendPhoto(self, params: dict[str, Any], files: Any) -> dict[str, Any]:
+        chat, caption, markup = self._captioned(params)
         msg = self._new_bot_message(chat, params)
         msg.photo = self._photo(params.get("photo"), files, "photo")
+        msg.caption, msg.reply_markup = caption, markup
+        return self._store(msg)
+
+    async def _api_sendDocument(self, params: dict[str, Any], files: Any) -> dict[str, Any]:
+        """A file upload (bots may send up to 50 MB); its name is the multipart part's."""
+        chat, caption, markup = self._captioned(params)
+        value, part = params.get("document"), "document"
+        if isinstance(value, str) and value.startswith("attach://"):
+            part = value.removeprefix("attach://")
+        if part not in files:
+            raise bad_request("there is no document in the request")
+        name, data = files[part]
+        if len(data) > 50 * 1024 * 1024:
+            raise ApiError(413, "Request Entity Too Large")
+        digest = hashlib.sha256(data).hexdigest()
+        msg = self._new_bot_message(chat, params)
+        msg.document = Document(
+            f"BQAC{self._ids()}{digest[:16]}", f"AgAD{digest[:12]}", name or "document", data
+        )
         msg.caption, msg.reply_markup = caption, markup
         return self._store(msg)
 

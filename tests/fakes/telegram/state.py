@@ -126,6 +126,24 @@ class Photo:
 
 
 @dataclass
+class Document:
+    """An uploaded file (``sendDocument``): the bot sees a file_id, the chat its name."""
+
+    file_id: str
+    file_unique_id: str
+    file_name: str
+    data: bytes
+
+    def to_api(self) -> dict[str, Any]:
+        return {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "file_name": self.file_name,
+            "file_size": len(self.data),
+        }
+
+
+@dataclass
 class Version:
     """One state of a message: what it showed after a send or an edit."""
 
@@ -146,6 +164,7 @@ class FakeMessage:
     entities: list[dict[str, Any]] | None = None
     caption: str | None = None
     photo: Photo | None = None
+    document: Document | None = None
     reply_markup: dict[str, Any] | None = None
     reply_to: int | None = None
     edit_date: int | None = None
@@ -196,6 +215,8 @@ class FakeMessage:
             data["entities"] = self.entities
         if self.photo is not None:
             data["photo"] = self.photo.to_api()
+        if self.document is not None:
+            data["document"] = self.document.to_api()
         if self.caption is not None:
             data["caption"] = self.caption
         if self.reply_markup:

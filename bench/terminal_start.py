@@ -1,0 +1,87 @@
+"""How long a newcomer waits: from typing `belote` to their first decision on screen.
+
+Runs `belote` in a real pseudo-terminal (pexpect), on a fresh database each time, and
+times the moment the screen offers the player's first choice (the `▶` line of their first
+turn). Three ways the fair deal can go:
+
+- drand unreachable, as on a machine with no internet: the public relays (the default),
+  a relay that refuses connections, and one that never answers (a blackholed address).
+  The rule: the round is named once the seeds are in (due within 3 s) and waited for 5 s
+  after it is due, so the first decision must come within 10 s;
+- ``--no-drand``: must come within 2 s.
+
+    python bench/terminal_start.py [--runs 3]
+
+Prints one line per way, with each run's time, the median and the worst.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pexpect
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def closed_port() -> str:
+    """A local URL nothing listens on: connections are refused at once."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+WAYS: dict[str, list[str]] = {
+    "drand unreachable (public relays, no internet)": [],
+    "drand unreachable (connection refused)": ["--drand-relay", "<closed>"],
+    "drand unreachable (no answer, 10.255.255.1)": ["--drand-relay", "http://10.255.255.1"],
+    "--no-drand": ["--no-drand"],
+}
+LIMITS = {"--no-drand": 2.0}
+
+
+def first_decision(extra: list[str]) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "", "TELEGRAM_TOKEN": ""}
+        args = ["-m", "adapters.cli", "--db", str(Path(tmp) / "b.db"), *extra]
+        t0 = time.perf_counter()
+        child = pexpect.spawn(sys.executable, args, cwd=tmp, env=env, timeout=30)
+        try:
+            child.expect("\u25b6".encode())
+            took = time.perf_counter() - t0
+        finally:
+            child.sendintr()
+            child.expect(pexpect.EOF, timeout=10)
+            child.close()
+    return took
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    ok = True
+    for name, extra in WAYS.items():
+        extra = [closed_port() if a == "<closed>" else a for a in extra]
+        times = [first_decision(extra) for _ in range(args.runs)]
+        limit = LIMITS.get(name, 10.0)
+        worst = max(times)
+        ok = ok and worst <= limit
+        runs = " ".join(f"{t:.2f}" for t in times)
+        print(
+            f"{name:48s} first decision in {runs} s; median {statistics.median(times):.2f} s,"
+            f" worst {worst:.2f} s (limit {limit:.0f} s{'' if worst <= limit else ': OVER'})"
+        )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""How long the browser check (web/verify) takes in a headless Chromium from the OS.
+
+Run: python bench/verify_page.py [--runs N]
+Prints, for matches of each ruleset (dealt from the engine with drand round 2), the
+median and best time from opening the page on the transcript to its last check (drand not
+asked: --runs pages each), and the time of one BLS verification and one deck in the page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.transcript import dumps
+from tests.browser.conftest import Site, ThreadedRelay, chromium_path
+from tests.fairdeal.conftest import make_transcript
+from tests.fakes.drand_relay import REAL_BEACONS
+
+IN_PAGE = """async ([runs, sig]) => {
+    const r = window.BeloteVerify.recipe;
+    const bls = [], deck = [];
+    const maker = await r.deckMaker(new Uint8Array(32), [new Uint8Array(16), null], 0, null);
+    for (let i = 0; i < runs; i++) {
+        let t0 = performance.now();
+        if (!(await r.verifyBeacon(2, sig)).ok) throw new Error("round 2 does not verify");
+        bls.push(performance.now() - t0);
+        t0 = performance.now();
+        await maker.deck(i);
+        deck.push(performance.now() - t0);
+    }
+    return [bls, deck];
+}"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    site, relay = Site(), ThreadedRelay()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
+            page = browser.new_page()
+            print(f"Chromium {browser.version}, headless")
+            for ruleset, seed in (("club", 7), ("classic", 11), ("bulgarian", 3)):
+                t = make_transcript(ruleset, seed=seed)
+                url = site.put(f"{ruleset}.json", dumps(t))
+                times = []
+                for _ in range(args.runs):
+                    page.goto("about:blank")
+                    start = time.perf_counter()
+                    page.goto(
+                        f"{site.url}/verify/index.html?drand=off#url={urllib.parse.quote(url)}"
+                    )
+                    page.wait_for_selector('html[data-state="done"]', timeout=60_000)
+                    times.append(time.perf_counter() - start)
+                checks = page.locator("#checks li").count()
+                print(
+                    f"{ruleset:9} {len(t.deals):2} deals, {checks:2} checks: open to done "
+                    f"median {statistics.median(times) * 1000:6.0f} ms, "
+                    f"best {min(times) * 1000:6.0f} ms"
+                )
+            signature = REAL_BEACONS[2].signature.hex()
+            bls, deck = page.evaluate(IN_PAGE, [args.runs, signature])
+            print(
+                f"in the page: one BLS verification median {statistics.median(bls):.0f} ms "
+                f"(first {bls[0]:.0f} ms), one deck median {statistics.median(deck):.2f} ms"
+            )
+            browser.close()
+    finally:
+        relay.close()
+        site.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

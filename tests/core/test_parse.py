@@ -1,0 +1,144 @@
+"""One reader for everything typed: what it accepts, and the refusal for the rest."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import parse
+from bot.inputs import Refused
+from bot.tournaments.commands import attach_tournaments
+from engine import Action, card_text
+from tests.core.harness import make_harness, table_with_bots
+
+
+def refused(fn, *args) -> str:
+    with pytest.raises(Refused) as info:
+        fn(*args)
+    return info.value.key
+
+
+@pytest.mark.parametrize("word", ["t²", "t³", "t①", "t٣", "t0", "t" + "9" * 19, "t" + "1" * 5000])
+def test_a_table_word_that_is_not_a_table_id_is_refused(word):
+    assert parse.is_table_ref(word)
+    assert refused(parse.table_ref, word) == "err-table-id"
+
+
+def test_table_ids_and_words_that_are_not_tables():
+    assert parse.table_ref("t3") == 3 and parse.table_ref("T12") == 12
+    assert parse.table_ref("t" + "9" * 18) == 10**18 - 1 < 2**63
+    for word in ("TD", "t", "tx", "table", "7C"):
+        assert parse.table_ref(word) is None
+
+
+@pytest.mark.parametrize("word", ["m①", "m¹", "m" + "9" * 19, str(2**63), "m0", "mm3", "m-1", "x"])
+def test_match_ids_are_ascii_digits_below_2_63(word):
+    assert refused(parse.match_ref, word) == "err-match-id"
+
+
+def test_match_ids():
+    assert parse.match_ref("m12") == 12 == parse.match_ref("12") == parse.match_ref("M12")
+
+
+def test_event_ids():
+    assert parse.event_ref("#2") == 2 and parse.event_ref("7") == 7
+    assert parse.event_ref("7", bare=False) is None and parse.event_ref("swiss") is None
+    for word in ("#₂", "#x", "#", "#" + "1" * 40, "²"):
+        assert refused(parse.event_ref, word) == "err-event-id"
+
+
+def test_numbers_are_ascii_and_in_range_before_any_conversion():
+    assert parse.target("1000") == 1000
+    assert parse.timer("7.5") == 7.5 and parse.seed_window("0") == 0
+    for word in ("0", "100001", "1e3", "١٠", "²", "-5", " 5", "1_000", "9" * 5000, "nan", "inf"):
+        assert refused(parse.target, word) == "err-target"
+    for word in ("4", "3601", "1e3", "inf", "nan", "5.", ".5", "9" * 400, "-1"):
+        assert refused(parse.timer, word) == "err-timer"
+    assert refused(parse.bot_delay, "-5") == "err-bot-delay"
+    assert [parse.seat_number(w) for w in "1234"] == [0, 1, 2, 3]
+    for word in ("0", "5", "¹", "01", "1.0"):
+        assert refused(parse.seat_number, word) == "err-seat-number"
+    assert parse.deal_number("3") == 3 and parse.deal_number("m3") is None
+    assert refused(parse.deal_number, "³") == "err-deal-number"
+    assert refused(parse.deal_number, "9" * 40) == "err-deal-number"
+
+
+def test_seeds_are_hex_digits_only():
+    assert parse.seed_hex("00" * 16) == bytes(16) == parse.seed_hex("0x" + "00" * 16)
+    for word in ("zz", "zz" * 16, "00 " * 10 + "00", "0" * 31, "٠" * 32, "0" * 33):
+        assert refused(parse.seed_hex, word) == "err-seed-format"
+
+
+def test_rulesets_levels_cards_bids():
+    assert parse.ruleset("CLUB") == "club"
+    assert refused(parse.ruleset, "poker") == "err-ruleset"
+    assert parse.level("Expert") == "expert"
+    assert refused(parse.level, "wizard") == "err-level"
+    assert card_text(parse.card("td")) == "TD" == card_text(parse.card("10D"))
+    for word in ("ZZ", "T", "TDD", "ＴＤ", "T\x00"):
+        assert refused(parse.card, word) == "err-card"
+    assert parse.bid("PASS") == Action.pass_() and parse.bid("nt") == Action.bid("NT")
+    assert refused(parse.bid, "7") == "err-bid-format"
+
+
+def test_button_payloads():
+    p = parse.press("t3:12:-:play TD")
+    assert (p.table, p.seq, p.seat, p.code) == (3, 12, None, "play TD")
+    assert parse.press("t3:0:2:hand").seat == 2
+    forged = ["t²:1:-:hand", "t3:¹:-:hand", "t3:1:9:hand", "t3:1:x:hand", "x3:1:-:hand", "t3:1"]
+    forged += ["t" + "9" * 30 + ":1:-:hand", "t3:" + "1" * 40 + ":-:hand", "t3:1:-:" + "x" * 200]
+    for payload in forged:
+        assert refused(parse.press, payload) == "err-stale-button", payload
+    assert parse.tournament_press("tn:join:4") == ("join", 4)
+    assert refused(parse.tournament_press, "tn:join:⁴") == "err-stale-button"
+
+
+def test_echo_never_shows_control_characters():
+    assert parse.echo("a\x1b[2Jb\x00") == "a\\x1b[2Jb\\x00"
+    assert parse.echo("x" * 100) == "x" * 30 + "…"
+
+
+# --------------------------------------------------------------------- through the app
+
+
+async def test_the_issues_inputs_are_refused_with_a_clear_text(tmp_path):
+    h = await make_harness(tmp_path / "p.db", seed_window=0)
+    await attach_tournaments(h.app, h.app)
+    await table_with_bots(h)
+    await h.cmd("alice", "/start")
+    cases = [
+        ("/join t²", "t and a number"),
+        ("/play TD t³", "t and a number"),
+        ("/verify m①", "named like m12"),
+        ("/replay m¹", "named like m12"),
+        ("/tournament info #₂", "# and a number"),
+        (f"/verify m{2**63}", "named like m12"),
+        (f"/replay m{'9' * 4000}", "named like m12"),
+        (f"/join t{'1' * 4000}", "t and a number"),
+        (f"/table create --target {'9' * 4000}", "whole number"),
+        ("/table create --timer inf", "turn timer"),
+        ("/table create poker", "don't understand poker"),
+        ("/rules poker", "unknown ruleset"),
+        ("/" + "x" * 10_000, "too long"),
+    ]
+    for text, expect in cases:
+        seq = h.table().run.seq
+        [reply] = await h.cmd("alice", text)
+        assert not reply.ok and expect in reply.text.lower(), (text[:40], reply.text)
+        assert h.table().run.seq == seq
+    await h.app.stop()
+
+
+async def test_verify_and_replay_of_a_match_closed_before_its_first_deal(tmp_path):
+    h = await make_harness(tmp_path / "c.db", seed_window=20)
+    await table_with_bots(h)
+    [started] = await h.cmd("alice", "/start")
+    assert started.ok
+    assert h.table().run.phase == "seeds"
+    [closed] = await h.cmd("alice", "/close")
+    assert closed.ok
+    reveal = h.last("reveal:1").text  # the seed is shown, without inviting a /verify
+    assert "before its first deal" in reveal and "/verify" not in reveal
+    for command in ("/verify", "/replay", "/verify m1", "/replay m1 1"):
+        [reply] = await h.cmd("alice", command)
+        assert not reply.ok and "before its first deal" in reply.text, (command, reply.text)
+    await h.app.stop()

@@ -1,0 +1,319 @@
+// The replay under the checks: one deal at a time, card by card, every hand shown, laid out
+// and coloured like the bot's replay picture (bot/render/replay.py, bot/render/theme.py):
+// seat 0 at the bottom, 1 on the right, 2 at the top, 3 on the left.
+// A classic script (no modules), so that the page also works opened from disk (file://):
+// it reads what the scripts before it put on window.BeloteVerify and adds its own part.
+
+(() => {
+  "use strict";
+  const BeloteVerify = (window.BeloteVerify = window.BeloteVerify || {});
+
+  const { FRENCH, playedCard, sortCards, trickWinner } = BeloteVerify.recipe;
+
+  const SUIT_SIGN = { C: "♣", D: "♦", H: "♥", S: "♠" };
+  const TRUMP_NAME = {
+    C: "♣ clubs",
+    D: "♦ diamonds",
+    H: "♥ hearts",
+    S: "♠ spades",
+    NT: "No Trump",
+    AT: "All Trump",
+  };
+  // The bot's replay GIF: 700 ms a card, 1.6 s on a finished trick (bot/render/replay.py).
+  const CARD_MS = 700;
+  const TRICK_MS = 1600;
+
+  function el(tag, attrs = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else node.setAttribute(k, v);
+    }
+    for (const c of children) if (c !== null && c !== undefined) node.append(c);
+    return node;
+  }
+
+  function cardNode(card, extra = "") {
+    const rank = card[0] === "T" ? "10" : card[0];
+    const suit = card[1];
+    return el(
+      "span",
+      { class: `card suit-${suit} ${extra}`.trim(), "data-card": card, title: card },
+      el("span", { class: "rank", text: rank }),
+      el("span", { class: "sign", text: SUIT_SIGN[suit] || "?" }),
+    );
+  }
+
+  /** The frames of one deal: what the table shows after each card (plus the start and end). */
+  function dealFrames(t, deal) {
+    const hands = deal.hands.map((h) => sortCards(h));
+    const plays = deal.actions
+      .map(([seat, text]) => ({ seat, card: playedCard(text), text }))
+      .filter((p) => p.card);
+    const bids = deal.actions.filter(([, text]) => !playedCard(text));
+    const frames = [];
+    const left = hands.map((h) => [...h]);
+    const tricks = [0, 0];
+    let trick = [];
+    frames.push({
+      hands: left.map((h) => [...h]),
+      trick: [],
+      winner: null,
+      toMove: plays.length ? plays[0].seat : null,
+      tricks: [...tricks],
+      n: 0,
+      end: false,
+    });
+    for (const [n, p] of plays.entries()) {
+      if (trick.length === 4) trick = [];
+      const i = left[p.seat] ? left[p.seat].indexOf(p.card) : -1;
+      if (i >= 0) left[p.seat].splice(i, 1);
+      trick.push(p);
+      let winner = null;
+      if (trick.length === 4 && deal.contract) {
+        winner = trickWinner(trick, deal.contract.trump);
+        tricks[winner % 2] += 1;
+      }
+      frames.push({
+        hands: left.map((h) => [...h]),
+        trick: [...trick],
+        winner,
+        toMove: n + 1 < plays.length ? plays[n + 1].seat : null,
+        tricks: [...tricks],
+        n: n + 1,
+        end: false,
+      });
+    }
+    frames.push({
+      hands: left.map((h) => [...h]),
+      trick: [],
+      winner: null,
+      toMove: null,
+      tricks: [...tricks],
+      n: plays.length,
+      end: true,
+    });
+    return { frames, plays, bids };
+  }
+
+  class Replay {
+    constructor(root) {
+      this.root = root;
+      this.table = root.querySelector("#table");
+      this.dealSelect = root.querySelector("#deal");
+      this.position = root.querySelector("#position");
+      this.where = root.querySelector("#where");
+      this.playButton = root.querySelector("#play");
+      this.speed = root.querySelector("#speed");
+      this.timer = null;
+      root.querySelector("#first").addEventListener("click", () => this.go(0));
+      root.querySelector("#back").addEventListener("click", () => this.go(this.step - 1));
+      root.querySelector("#step").addEventListener("click", () => this.go(this.step + 1));
+      root.querySelector("#last").addEventListener("click", () => this.go(this.frames.length - 1));
+      this.playButton.addEventListener("click", () => (this.timer ? this.pause() : this.play()));
+      this.position.addEventListener("input", () => this.go(Number(this.position.value)));
+      this.dealSelect.addEventListener("change", () => this.show(Number(this.dealSelect.value)));
+      document.addEventListener("keydown", (e) => {
+        if (this.root.hidden || /^(TEXTAREA|INPUT|SELECT|BUTTON)$/.test(e.target.tagName)) return;
+        const keys = {
+          ArrowLeft: () => this.go(this.step - 1),
+          ArrowRight: () => this.go(this.step + 1),
+          Home: () => this.go(0),
+          End: () => this.go(this.frames.length - 1),
+          " ": () => (this.timer ? this.pause() : this.play()),
+        };
+        if (keys[e.key]) {
+          e.preventDefault();
+          keys[e.key]();
+        }
+      });
+    }
+
+    load(t) {
+      this.pause();
+      this.t = t;
+      this.dealSelect.replaceChildren(
+        ...t.deals.map((d, i) =>
+          el("option", {
+            value: String(i),
+            text: `${d.k + 1} of ${t.deals.length}${d.contract ? "" : " (redealt)"}`,
+          }),
+        ),
+      );
+      this.root.hidden = !t.deals.length;
+      if (t.deals.length) this.show(0);
+    }
+
+    show(index) {
+      this.pause();
+      this.dealIndex = index;
+      this.dealSelect.value = String(index);
+      this.deal = this.t.deals[index];
+      Object.assign(this, dealFrames(this.t, this.deal));
+      this.position.max = String(this.frames.length - 1);
+      this.root.dataset.deal = String(this.deal.k);
+      this.root.dataset.steps = String(this.frames.length);
+      this.go(0);
+    }
+
+    go(step) {
+      this.step = Math.max(0, Math.min(this.frames.length - 1, step));
+      this.position.value = String(this.step);
+      this.root.dataset.step = String(this.step);
+      this.draw(this.frames[this.step]);
+      if (this.step === this.frames.length - 1) this.pause();
+    }
+
+    play() {
+      if (this.step >= this.frames.length - 1) this.go(0);
+      this.playButton.textContent = "⏸ Pause";
+      this.root.dataset.playing = "true";
+      const tick = () => {
+        const frame = this.frames[this.step];
+        const wait = (frame.winner !== null ? TRICK_MS : CARD_MS) / Number(this.speed.value || 1);
+        this.timer = setTimeout(() => {
+          this.go(this.step + 1);
+          if (this.timer) tick();
+        }, wait);
+      };
+      tick();
+    }
+
+    pause() {
+      clearTimeout(this.timer);
+      this.timer = null;
+      if (this.playButton) this.playButton.textContent = "▶ Play";
+      if (this.root) this.root.dataset.playing = "false";
+    }
+
+    draw(frame) {
+      const { t, deal } = this;
+      const contract = deal.contract;
+      const seats = [0, 1, 2, 3].map((seat) => {
+        const info = t.seats[seat] || { name: `Seat ${seat}` };
+        const classes = ["seat", `place-${seat}`, `team-${seat % 2}`];
+        if (frame.toMove === seat) classes.push("to-move");
+        const tags = [];
+        if (deal.dealer === seat) tags.push(el("span", { class: "tag dealer", text: "dealer" }));
+        if (contract && contract.taker === seat)
+          tags.push(el("span", { class: "tag taker", text: "took" }));
+        if (info.bot) tags.push(el("span", { class: "tag bot", text: "bot" }));
+        return el(
+          "div",
+          { class: classes.join(" "), "data-seat": String(seat) },
+          el("div", { class: "name" }, el("span", { text: info.name }), ...tags),
+          el("div", { class: "hand" }, ...(frame.hands[seat] || []).map((c) => cardNode(c))),
+        );
+      });
+      const trick = el(
+        "div",
+        { class: "trick" },
+        ...frame.trick.map((p) => {
+          const node = cardNode(p.card, `at-${p.seat}`);
+          if (frame.winner === p.seat) node.classList.add("winner");
+          const said = p.text.split(" ").slice(2).join(" "); // "melds", "belote"
+          if (said) node.append(el("span", { class: "said", text: said }));
+          return node;
+        }),
+      );
+      const info = el("div", { class: "info" });
+      const contractText = contract
+        ? `${TRUMP_NAME[contract.trump] || contract.trump}${contract.multiplier > 1 ? ` ×${contract.multiplier}` : ""}, taken by ${t.seats[contract.taker]?.name ?? `seat ${contract.taker}`}`
+        : "Everybody passed: redealt";
+      info.append(el("div", { class: "contract", text: contractText }));
+      if (FRENCH.has(t.ruleset) && deal.turned) {
+        info.append(
+          el("div", { class: "turned" }, el("span", { text: "Turned: " }), cardNode(deal.turned)),
+        );
+      }
+      info.append(
+        el(
+          "div",
+          { class: "tricks" },
+          el("span", {
+            class: "team-0",
+            text: `Tricks ${t.seats[0]?.name ?? 0} & ${t.seats[2]?.name ?? 2}: ${frame.tricks[0]}`,
+          }),
+          el("span", {
+            class: "team-1",
+            text: `${t.seats[1]?.name ?? 1} & ${t.seats[3]?.name ?? 3}: ${frame.tricks[1]}`,
+          }),
+        ),
+      );
+      const bidding = el(
+        "ol",
+        { class: "bidding" },
+        ...this.bids.map(([seat, text]) =>
+          el("li", { text: `${t.seats[seat]?.name ?? `seat ${seat}`}: ${text}` }),
+        ),
+      );
+      const centre = el("div", { class: "centre" }, trick);
+      if (frame.end) centre.replaceChildren(scorePanel(t, deal));
+      this.table.replaceChildren(
+        el(
+          "div",
+          { class: "head" },
+          el("strong", { text: `Match ${t.match} · deal ${deal.k + 1}` }),
+          el("span", { text: ` · ${t.ruleset}` }),
+        ),
+        ...seats,
+        centre,
+        el("div", { class: "side" }, info, el("div", { class: "label", text: "Bidding" }), bidding),
+      );
+      const plays = this.plays.length;
+      this.where.textContent = frame.end
+        ? "end of the deal"
+        : frame.n === 0
+          ? "as dealt"
+          : `trick ${Math.ceil(frame.n / 4)} of ${Math.ceil(plays / 4)}, card ${((frame.n - 1) % 4) + 1}`;
+    }
+  }
+
+  function scorePanel(t, deal) {
+    const s = deal.score && typeof deal.score === "object" ? deal.score : null;
+    const rows = [];
+    const row = (label, pair) => {
+      if (Array.isArray(pair))
+        rows.push(
+          el(
+            "tr",
+            {},
+            el("th", { text: label }),
+            el("td", { class: "team-0", text: String(pair[0]) }),
+            el("td", { class: "team-1", text: String(pair[1]) }),
+          ),
+        );
+    };
+    if (s) {
+      row("Card points", s.card_points);
+      row("Tricks", s.tricks);
+      row("Melds", s.melds);
+      row("Belote", s.belotes);
+      row("Scored", s.points);
+      row("Match", s.scores);
+    }
+    return el(
+      "div",
+      { class: "score" },
+      el("div", {
+        class: "outcome",
+        text: s && s.outcome ? `Contract ${s.outcome}` : deal.contract ? "Deal over" : "Redealt",
+      }),
+      el(
+        "table",
+        {},
+        el(
+          "tr",
+          {},
+          el("th"),
+          el("th", { class: "team-0", text: `${t.seats[0]?.name} & ${t.seats[2]?.name}` }),
+          el("th", { class: "team-1", text: `${t.seats[1]?.name} & ${t.seats[3]?.name}` }),
+        ),
+        ...rows,
+      ),
+    );
+  }
+
+  BeloteVerify.replay = { cardNode, dealFrames, Replay };
+})();
