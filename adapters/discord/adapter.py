@@ -103,8 +103,8 @@ class _Answering:
 @dataclass(frozen=True)
 class _Job:
     """One queued post: ``seq`` orders versions; ``origin``, the interaction whose handling
-    delivered it (told if the channel refuses it); ``once``: a one-off line, not kept in
-    the message map."""
+    delivered it (told if the channel refuses it); ``once``: a one-off line the adapter
+    wrote (sent as written, not kept in the message map)."""
 
     post: Post
     seq: int
@@ -253,7 +253,10 @@ class DiscordAdapter:
         channel_id = channel_snowflake(post.channel)
         if channel_id is None:
             return
-        view = shown(post.text, post.image, post.image_name, post.buttons)
+        if job.once:  # the adapter's own line: its mention is meant (it never pings)
+            view = Shown(post.text, None, "", ())
+        else:
+            view = shown(post.text, post.image, post.image_name, post.buttons)
         target = self.client.get_partial_messageable(channel_id)
         known = None if job.once else self.public.get(post.key)
         try:
