@@ -25,14 +25,22 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import re
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from adapters.telegram import TelegramAdapter
 from adapters.telegram.commands import core_text
-from engine.cards import CARD_TEXTS, card_text
+from tests.chat_abuse import (
+    ENDING,
+    ENDS_THE_MATCH,
+    Recorder,
+    changes,
+    hidden_cards,
+    leaked_cards,
+    random_text,
+    settle_core,
+    snapshot_rows,
+)
 from tests.core.test_fuzz_inputs import COMMANDS, INTERNAL, WORDS, errors_logged
 from tests.fakes.telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.telegram.test_match import command, hand_msg, playable
@@ -41,44 +49,14 @@ LINES = int(os.environ.get("BELOTE_FUZZ_EXAMPLES", os.environ.get("BELOTE_FUZZ_L
 SEED = int(os.environ.get("BELOTE_FUZZ_SEED", "12"))
 EDITS = ("editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup")
 SENDS = ("sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageCaption")
-# What would end the match at once, when the host, a player or an administrator says it;
-# the others may still type or press it (and are refused).
-ENDS_THE_MATCH = ("close", "table close", "leave", "kick")
-ENDING = re.compile(r"\b(close|leave|kick)\b", re.IGNORECASE)
 # Who has written to the bot privately: a fact about Telegram (the bot may now write to
 # them), recorded when they write, whatever the core answers.
 OPENED_CHATS = ("telegram_users",)
-EXAMPLE = re.compile(r"/\w+ \S+")
 # Which message shows which post; not what it shows (a table's "n s left" is the clock's).
 COLUMNS = {"telegram_messages": "mkey, chat_id, message_id, kind"}
-CARD_WORD = re.compile(r"\b(" + "|".join(CARD_TEXTS) + r")\b")
 
 
 # ------------------------------------------------------------------------------ observing
-
-
-class Recorder:
-    """The core, as the adapter calls it: every reply is kept so a refusal can be told."""
-
-    def __init__(self, core: Any) -> None:
-        self.core = core
-        self.replies: list[Any] = []
-        self.calls: list[str] = []
-        self.done = 0  # calls the core has answered
-
-    async def command(self, user: Any, channel: Any, text: str) -> list[Any]:
-        self.calls.append(text)
-        replies = await self.core.command(user, channel, text)
-        self.replies.extend(replies)
-        self.done += 1
-        return replies
-
-    async def press(self, user: Any, channel: Any, action: str) -> list[Any]:
-        self.calls.append(action)
-        replies = await self.core.press(user, channel, action)
-        self.replies.extend(replies)
-        self.done += 1
-        return replies
 
 
 async def snapshot(adapter: TelegramAdapter, db: Path) -> tuple[Any, ...]:
@@ -87,46 +65,12 @@ async def snapshot(adapter: TelegramAdapter, db: Path) -> tuple[Any, ...]:
     post made so far is shown."""
     core = adapter.core
     for _ in range(400):
-        await asyncio.sleep(0)
-        while core._hooks:
-            await asyncio.gather(*list(core._hooks), return_exceptions=True)
         await adapter.flush()
-        await core.store.flush()
+        await settle_core(core)
         if all(d.kind != "bot" for d in (await core.store.deadlines()).values()):
             break
         await asyncio.sleep(0.05)
-    conn = sqlite3.connect(db)
-    try:
-        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        rows = {
-            n: sorted(map(repr, conn.execute(f'SELECT {COLUMNS.get(n, "*")} FROM "{n}"')))
-            for n in names
-            if n not in OPENED_CHATS
-        }
-    finally:
-        conn.close()
-    memory = sorted(
-        (
-            t.id,
-            t.status,
-            repr(t.seats),
-            repr(t.settings),
-            None if t.run is None else (t.run.seq, t.run.phase, tuple(t.run.seat_seeds)),
-        )
-        for t in core.tables.values()
-    )
-    return rows, memory
-
-
-def changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> list[str]:
-    out = []
-    for name in sorted(set(before[0]) | set(after[0])):
-        old, new = set(before[0].get(name, [])), set(after[0].get(name, []))
-        if old != new:
-            out.append(f"{name}: +{sorted(new - old)[:2]} -{sorted(old - new)[:2]}")
-    if before[1] != after[1]:
-        out.append(f"tables in memory: {sorted(set(after[1]) - set(before[1]))[:2]}")
-    return out
+    return snapshot_rows(core, db, skip=OPENED_CHATS, columns=COLUMNS)
 
 
 def shown_text(params: dict[str, Any]) -> str:
@@ -136,30 +80,7 @@ def shown_text(params: dict[str, Any]) -> str:
     return str(params.get("text") or params.get("caption") or caption or "")
 
 
-def hidden_cards(core: Any, humans: set[int]) -> tuple[int, set[str]] | None:
-    """The deal number and the cards of seated people nobody else may know yet: their
-    hand less what the rules show to all (the turned card, declared melds and belotes)."""
-    run = core.tables[1].run if 1 in core.tables else None
-    match = getattr(run, "match", None)
-    if match is None:
-        return None
-    public = match.view(None)
-    shown = {public.turned} if public.turned is not None else set()
-    shown |= {c for _, meld, _ in public.melds for c in meld.cards}
-    shown |= {c for belote in public.belotes for c in belote[1:]}
-    hidden = {card_text(c) for seat in humans for c in match.hand(seat) if c not in shown}
-    return match.deal_number, hidden
-
-
 # ------------------------------------------------------------------------------ the lines
-
-
-def random_text(rng: random.Random, limit: int = 60) -> str:
-    pick = rng.random()
-    if pick < 0.1:
-        return rng.choice("aé€😀\x1b\u202e/ @") * rng.randint(1000, 4000)  # Telegram: 4096
-    alphabet = [chr(rng.randint(32, 0x2FFF)) for _ in range(8)] + list("/@ tT1#-")
-    return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, limit)))
 
 
 def random_line(rng: random.Random, trusted: bool) -> str:
@@ -267,11 +188,7 @@ class Run:
             if self.seed and not self.revealed:
                 assert self.seed not in body.lower(), ("the seed shown", call.method, body[:200])
             group = str(call.params.get("chat_id")) == str(self.group.id)
-            if not group or hidden is None or now is None or now[0] != hidden[0]:
-                continue  # a new deal since: the cards said may be in the new hands
-            typed_cards = set(CARD_WORD.findall(typed.upper()))
-            said = set(CARD_WORD.findall(EXAMPLE.sub("", body)))  # "/play TD" is a how-to
-            leaked = (said & hidden[1] & now[1]) - typed_cards
+            leaked = leaked_cards(body, hidden, now, typed) if group else set()
             assert not leaked, ("hidden cards in the group", sorted(leaked), body[:300])
 
     async def play_on(self, players: list[FakeUser]) -> bool:
@@ -298,9 +215,7 @@ class Run:
         who, trusted = rng.choice(people)
         before = await snapshot(self.adapter, self.db)
         hidden = hidden_cards(self.core, {0, 1})
-        self.recorder.replies.clear()
-        self.recorder.calls.clear()
-        self.recorder.done = 0
+        self.recorder.clear()
         typed = ""
         if rng.random() < 0.55:
             chat = self.group if rng.random() < 0.6 else self.tg.private_chat(who)
