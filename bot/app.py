@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot import parse, texts
+from bot import bots, parse, texts
 from bot.bots import think
 from bot.ceremony import DRAND_GRACE, Ceremony, keep_secrets
 from bot.clock import Clock, Randomness, SystemClock, SystemRandomness
@@ -56,6 +57,7 @@ class Settings:
     record_latency: bool = False
     tournaments: bool = False  # attach bot.tournaments (its own tables in the database)
     verify_page: str = VERIFY_PAGE  # the browser check /verify links to (web/verify)
+    long_running: bool = False  # a bot process of its own: tune the garbage collector
 
     @property
     def pause(self) -> float:
@@ -64,6 +66,21 @@ class Settings:
 
 Handler = Callable[[User, Channel, list[str]], Awaitable[list[Reply]]]
 TOURNAMENT_COMMANDS = ("tournament", "ladder", "stats", "leaderboard")  # bot.tournaments
+
+
+def tune_gc() -> None:
+    """Shorter and rarer pauses of the garbage collector in a long-running bot process.
+
+    At 1,000 tables a full collection walks every object of every match (about 100 ms,
+    measured by bench/load.py), and with the default thresholds one came every few
+    seconds, stalling all the tables at once. What exists once the tables are resumed
+    (modules, the tables) lives as long as the process: frozen, no collection walks it
+    again. Larger thresholds make the young collections rarer and a full one a matter
+    of minutes; the objects of a match are seldom cyclic, so little waits for it.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 100)
 
 
 class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
@@ -88,7 +105,9 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self._locks: dict[int, asyncio.Lock] = {}
         self._drand_tasks: dict[int, asyncio.Task[None]] = {}
         self._idle = asyncio.Event()
-        self.latencies: list[float] = []
+        self.latencies: list[float] = []  # seconds to handle each action (record_latency)
+        self.think_times: list[tuple[str, float]] = []  # (level, seconds) of each decision
+        self.deadline_lags: list[float] = []  # seconds a bot's timer fired after its due
         self.actions_applied = 0
         self._render = Renderer() if self.settings.render_images else None
         self._started = False
@@ -103,6 +122,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         serves = getattr(self.platform, "serves", None)  # a shard serves some channels only
         await self.adopt_tables(await self.store.claim_tables(serves))
         self._started = True
+        if self.settings.long_running:
+            tune_gc()
         self._update_idle()
         if self.store.shared:  # other processes may take tables over, and leave theirs
             self.store.lease_lost = self.drop_tables
@@ -174,6 +195,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         if self._hooks:
             await asyncio.gather(*self._hooks, return_exceptions=True)
         self.scheduler.shutdown()
+        await bots.pool.shutdown()
         service = self.tournaments
         if service is not None:
             close = getattr(service, "stop", None) or getattr(service, "close", None)
@@ -556,7 +578,11 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             return
 
         async def fire() -> None:
-            await self._on_deadline(t.id, dl.kind, dl.nonce)
+            if self.settings.record_latency and dl.kind == "bot":
+                self.deadline_lags.append(self.clock.now() - dl.due)
+            # LeaseLost: another process runs the table now (dropped here, and logged)
+            with contextlib.suppress(LeaseLost):
+                await self._on_deadline(t.id, dl.kind, dl.nonce)
 
         self.scheduler.schedule(key, dl.due, fire)
 
@@ -592,7 +618,10 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             seed = ai_seed(run.ai_root, run.seq)
         # The AI thinks (an expert for a second or more) without holding the table, so the
         # players' commands at this table are answered meanwhile.
+        t0 = time.perf_counter()
         action = await think(view, level, seed)
+        if self.settings.record_latency:
+            self.think_times.append((level, time.perf_counter() - t0))
         async with self._lock(t):
             if t.run is not run or run.over or t.status != "playing" or run.seq != nonce:
                 return  # someone acted first (a player beating their timer): theirs stands

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import heapq
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Protocol
@@ -40,20 +41,39 @@ async def _guarded(key: str, callback: Callback) -> None:
 _running: set[asyncio.Task[None]] = set()
 
 
-async def _spawn(key: str, callback: Callback) -> None:
-    """APScheduler's job: hand the callback to its own task and return at once, so a
-    callback that re-arms its own key is never "still running" when the next one is due."""
+def _start_task(key: str, callback: Callback) -> None:
+    """Run the callback in its own task (kept referenced until it ends)."""
     task = asyncio.create_task(_guarded(key, callback))
     _running.add(task)
     task.add_done_callback(_running.discard)
 
 
-class ApsScheduler:
-    """APScheduler's AsyncIOScheduler with one date job per key (replaced when re-armed).
+async def _spawn(key: str, callback: Callback) -> None:
+    """APScheduler's job: hand the callback to its own task and return at once, so a
+    callback that re-arms its own key is never "still running" when the next one is due."""
+    _start_task(key, callback)
 
-    ``misfire_grace_time=None`` and ``coalesce=True``: a deadline already past at start
+
+class ApsScheduler:
+    """Real-time deadlines: near ones on the event loop's own timer heap, far ones in
+    APScheduler 3.11.
+
+    A table re-arms its one timer on every action, so arming must cost microseconds: a
+    deadline due within :attr:`NEAR` seconds is one ``loop.call_at`` handle per key
+    (re-arming cancels the old handle, which asyncio drops lazily from its heap). An
+    APScheduler ``add_job`` costs ~100 us of the loop's time (a ``Job``, its signature
+    checked, the job store's sorted list, a wake-up), which at 1,000 tables was a large
+    share of the loop. Deadlines further away (tournament rounds, ladder windows that
+    close days later) stay APScheduler date jobs, which is what it is good at:
+    ``misfire_grace_time=None`` and ``coalesce=True``, so a deadline already past at start
     fires at once, and exactly once; the callback itself checks it is still current.
+
+    The loop's clock is monotonic and deadlines are wall-clock times: a timer that wakes
+    before its wall-clock due (the system clock was set back) waits for the rest.
     """
+
+    NEAR = 3600.0  # seconds: nearer deadlines go on the event loop's timer heap
+    EARLY = 0.005  # seconds a loop timer may fire before its wall-clock due
 
     def __init__(self) -> None:
         from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -62,16 +82,50 @@ class ApsScheduler:
             timezone=UTC,
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
         )
+        self._started = False
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._far: set[str] = set()
+        self._waiting: dict[str, tuple[float, Callback]] = {}  # armed before start()
 
     def start(self) -> None:
         if not self._aps.running:
             self._aps.start()
+        self._started = True
+        waiting, self._waiting = self._waiting, {}
+        for key, (due, callback) in waiting.items():
+            self.schedule(key, due, callback)
 
     def shutdown(self) -> None:
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        self._far.clear()
+        self._waiting.clear()
+        self._started = False
         if self._aps.running:
             self._aps.shutdown(wait=False)
 
     def schedule(self, key: str, due: float, callback: Callback) -> None:
+        self.cancel(key)
+        if not self._started:
+            self._waiting[key] = (due, callback)
+            return
+        delay = due - time.time()
+        if delay > self.NEAR:
+            self._schedule_far(key, due, callback)
+            return
+        loop = asyncio.get_running_loop()
+        self._timers[key] = loop.call_at(loop.time() + delay, self._due, key, due, callback)
+
+    def _due(self, key: str, due: float, callback: Callback) -> None:
+        del self._timers[key]
+        early = due - time.time()
+        if early > self.EARLY:  # the wall clock was set back meanwhile: wait for the rest
+            self.schedule(key, due, callback)
+            return
+        _start_task(key, callback)
+
+    def _schedule_far(self, key: str, due: float, callback: Callback) -> None:
         from apscheduler.triggers.date import DateTrigger
 
         when = datetime.fromtimestamp(due, UTC)
@@ -82,12 +136,19 @@ class ApsScheduler:
             id=key,
             replace_existing=True,
         )
+        self._far.add(key)
 
     def cancel(self, key: str) -> None:
-        from apscheduler.jobstores.base import JobLookupError
+        handle = self._timers.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+        self._waiting.pop(key, None)
+        if key in self._far:
+            from apscheduler.jobstores.base import JobLookupError
 
-        with contextlib.suppress(JobLookupError):
-            self._aps.remove_job(key)
+            self._far.discard(key)
+            with contextlib.suppress(JobLookupError):
+                self._aps.remove_job(key)
 
 
 class FakeScheduler:

@@ -117,6 +117,12 @@ def default_owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
+# Every statement that changes several leases locks their rows in one order (by table id)
+# before it updates them: a commit, the lease keeper and a takeover running at once would
+# otherwise lock the same rows in different orders and deadlock.
+_LOCKED_IN_ORDER = "WITH locked AS ({which} ORDER BY table_id FOR UPDATE) UPDATE leases"
+
+
 class PostgresStore(Store):
     shared = True
 
@@ -184,9 +190,13 @@ class PostgresStore(Store):
         async with self._pool.acquire() as c, c.transaction():
             if touched:
                 held = await c.fetch(
-                    "UPDATE leases SET expires = clock_timestamp() + $3 * interval '1 second'"
-                    " WHERE table_id = ANY($1::bigint[]) AND owner = $2"
-                    " AND expires > clock_timestamp() RETURNING table_id",
+                    _LOCKED_IN_ORDER.format(
+                        which="SELECT table_id FROM leases WHERE table_id = ANY($1::bigint[])"
+                        " AND owner = $2 AND expires > clock_timestamp()"
+                    )
+                    + " SET expires = clock_timestamp() + $3 * interval '1 second'"
+                    " FROM locked WHERE leases.table_id = locked.table_id"
+                    " RETURNING leases.table_id",
                     touched,
                     self.owner,
                     self.lease_seconds,
@@ -216,9 +226,12 @@ class PostgresStore(Store):
         if not wanted:
             return []
         claimed = await self._pool.fetch(
-            "UPDATE leases SET owner = $2, expires = clock_timestamp() + $3 * interval '1 second'"
-            " WHERE table_id = ANY($1::bigint[])"
-            " AND ((owner = $2 AND $4) OR expires <= clock_timestamp()) RETURNING table_id",
+            _LOCKED_IN_ORDER.format(
+                which="SELECT table_id FROM leases WHERE table_id = ANY($1::bigint[])"
+                " AND ((owner = $2 AND $4) OR expires <= clock_timestamp())"
+            )
+            + " SET owner = $2, expires = clock_timestamp() + $3 * interval '1 second'"
+            " FROM locked WHERE leases.table_id = locked.table_id RETURNING leases.table_id",
             wanted,
             self.owner,
             self.lease_seconds,
@@ -240,10 +253,13 @@ class PostgresStore(Store):
 
     async def renew_leases(self) -> set[int] | None:
         rows = await self._pool.fetch(
-            "UPDATE leases SET expires = clock_timestamp() + $2 * interval '1 second'"
-            " WHERE owner = $1 AND expires > clock_timestamp()"
-            " AND table_id IN (SELECT id FROM tables WHERE status != 'closed')"
-            " RETURNING table_id",
+            _LOCKED_IN_ORDER.format(
+                which="SELECT table_id FROM leases WHERE owner = $1"
+                " AND expires > clock_timestamp()"
+                " AND table_id IN (SELECT id FROM tables WHERE status != 'closed')"
+            )
+            + " SET expires = clock_timestamp() + $2 * interval '1 second'"
+            " FROM locked WHERE leases.table_id = locked.table_id RETURNING leases.table_id",
             self.owner,
             self.lease_seconds,
         )

@@ -3,6 +3,7 @@ next to the rendered images). Every line is one whole message of the catalog."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import _
@@ -23,8 +24,28 @@ def seat_name(seat: Seat | None, locale: str) -> str:
     if seat is None:
         return _("seat-empty", locale)
     if seat.is_bot:
-        return _("seat-bot", locale, name=seat.name, level=_(f"level-{seat.level}", locale))
+        return _bot_name(seat.name, seat.level, locale)
     return seat.name
+
+
+# The texts below are built for every move of every table: their fixed parts (a bot's
+# name, the header, a seat's line) are made once per distinct value and reused.
+
+
+@lru_cache(maxsize=1024)
+def _bot_name(name: str, level: str, locale: str) -> str:
+    return _("seat-bot", locale, name=name, level=_(f"level-{level}", locale))
+
+
+@lru_cache(maxsize=8192)
+def _seat_line(key: str, locale: str, seat: int, name: str) -> str:
+    team = _("team-a", locale) if seat % 2 == 0 else _("team-b", locale)
+    return _(key, locale, seat=seat_label(seat), name=name, team=team)
+
+
+@lru_cache(maxsize=4096)
+def _header(table: str, ruleset: str, target: int, timer: int, locale: str) -> str:
+    return _("table-header", locale, table=table, ruleset=ruleset, target=target, timer=timer)
 
 
 def contract_text(contract: Any, locale: str) -> str:
@@ -118,8 +139,6 @@ def _seat_lines(t: Table, locale: str) -> Lines:
     lines: Lines = []
     for i in range(4):
         seat = run.seats[i] if run is not None else t.seats[i]
-        name = seat_name(seat, locale)
-        team = _("team-a", locale) if i % 2 == 0 else _("team-b", locale)
         kind = "seat"
         if run is not None and run.left[i]:
             key = "seat-line-gone"
@@ -129,7 +148,7 @@ def _seat_lines(t: Table, locale: str) -> Lines:
             key, kind = "seat-line-turn", "seat-turn"
         else:
             key = "seat-line"
-        lines.append((kind, _(key, locale, seat=seat_label(i), name=name, team=team)))
+        lines.append((kind, _seat_line(key, locale, i, seat_name(seat, locale))))
     return lines
 
 
@@ -149,14 +168,7 @@ def table_lines(t: Table, locale: str, now: float | None = None) -> Lines:
     lines: Lines = [
         (
             "header",
-            _(
-                "table-header",
-                locale,
-                table=t.tid,
-                ruleset=s.ruleset,
-                target=s.target or RULESETS[s.ruleset].target,
-                timer=int(s.timer),
-            ),
+            _header(t.tid, s.ruleset, s.target or RULESETS[s.ruleset].target, int(s.timer), locale),
         )
     ]
     run = t.run

@@ -167,6 +167,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             ruleset=args.ruleset or "club",
             render_images=bool(getattr(args, "images", None)) or args.platform != "console",
             tournaments=True,
+            long_running=True,
         )
         if getattr(args, "verify_page", None):
             settings.verify_page = args.verify_page

@@ -5,7 +5,11 @@ Inbound, every slash command and button click becomes one call of the core
 Each interaction is answered within Discord's 3 s: the core runs as a task, and if it has
 not finished after ``defer_after`` seconds the interaction is deferred first.
 
-Outbound, :meth:`DiscordAdapter.deliver` is the core's ``Platform``:
+Outbound, :meth:`DiscordAdapter.deliver` is the core's ``Platform``. It never waits on
+Discord: it puts the post in a delivery queue (:mod:`bot.delivery`) and returns, so the
+core releases the table's lock at once. A lane per channel sends its public messages and a
+lane per player their private ones, in order, a newer version of a message replacing the
+one still waiting (the table message jumps to its latest state under a rate limit):
 
 - a public post is a channel message, created once per key and edited in place after;
 - a private post (``to_user``) is an ephemeral message. One that the core delivers while
@@ -26,6 +30,11 @@ Outbound, :meth:`DiscordAdapter.deliver` is the core's ``Platform``:
   whose settings refuse DMs (403, code 50007) keeps today's behaviour: the table message
   says whose turn it is, and their next click brings the hand back.
 
+One message shows a player's hand at a time, and it shows the newest version: an answer
+(``/hand``, "Show my hand") computed before a later version of the hand was delivered is
+shown as that later version; when a new message takes the hand over, the older ephemeral
+one is deleted, and a DM left behind loses its buttons, so nothing stale can be pressed.
+
 The core decides who may do what; the adapter never refuses anything itself.
 """
 
@@ -36,6 +45,7 @@ import contextvars
 import itertools
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -51,8 +61,15 @@ from adapters.discord.ids import (
     user_of,
     user_snowflake,
 )
-from adapters.discord.messages import Person, PrivateMessage, PublicMessages, dm_key
-from adapters.discord.widgets import Shown, shown
+from adapters.discord.messages import (
+    TOKEN_TTL,
+    Person,
+    PrivateMessage,
+    PublicMessages,
+    dm_key,
+)
+from adapters.discord.widgets import ActionButton, Shown, shown
+from bot.delivery import DeliveryQueue
 from bot.i18n import _, has_text
 from bot.platform import Channel, Post, Reply, User
 
@@ -77,6 +94,22 @@ class _Answering:
     open: bool = True
     pending: list[tuple[int, Post]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # adapter troubles the user should know
+    since: int = 0  # the delivery sequence when it arrived: later posts are newer than it
+    interaction: discord.Interaction | None = None
+    answered: asyncio.Event = field(default_factory=asyncio.Event)  # its answer is sent
+    frozen: bool = False  # acknowledged by showing the clicked message's buttons disabled
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One queued post: ``seq`` orders versions; ``origin``, the interaction whose handling
+    delivered it (told if the channel refuses it); ``once``: a one-off line the adapter
+    wrote (sent as written, not kept in the message map)."""
+
+    post: Post
+    seq: int
+    origin: _Answering | None = None
+    once: bool = False
 
 
 _ANSWERING: contextvars.ContextVar[_Answering | None] = contextvars.ContextVar(
@@ -102,6 +135,14 @@ PERMISSIONS_HINT = (
 DM_SENT_HINT = "{name}, your hand was sent to you by direct message."
 #: Discord's JSON code for "Cannot send messages to this user" (DMs closed, or blocked).
 CANNOT_MESSAGE_USER = 50007
+#: Discord wants the first answer to an interaction within 3 s.
+RESPONSE_DEADLINE = 3.0
+#: An answer not ready after this long is acknowledged first (deferred), so the first
+#: answer comes far inside Discord's 3 s whatever the core, the network or Discord take.
+DEFER_AFTER = 0.35
+#: The newest private posts kept to bring an answer up to date (a few hundred tables' hands).
+LATEST_KEPT = 4000
+RESTARTING_HINT = "The bot is restarting: please try again in a minute."
 
 
 def _text(msgid: str, locale: str, fallback: str, **kwargs: object) -> str:
@@ -135,7 +176,7 @@ class DiscordAdapter:
         client: discord.Client,
         *,
         messages_path: str | None = None,
-        defer_after: float = 2.0,
+        defer_after: float = DEFER_AFTER,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.client = client
@@ -147,21 +188,33 @@ class DiscordAdapter:
         # the channel of the interaction that made it, so a hand is shown where its table is
         self.people: dict[tuple[str, str], Person] = {}
         self._seq = itertools.count(1)
-        self._public_locks: dict[str, asyncio.Lock] = {}
-        self._public_wanted: dict[str, int] = {}  # key -> newest seq asked for
+        # every Discord call that may wait (a rate limit) goes through here, never under
+        # the core's table lock; its stats are the place for delivery metrics
+        self.outbox: DeliveryQueue[_Job] = DeliveryQueue(self._send, name="discord")
+        # (user, channel, post key) -> the newest version of each private post delivered
+        self._latest: OrderedDict[tuple[str, str, str], tuple[int, Post]] = OrderedDict()
         # users whose settings refused a DM: not asked again until they interact (a new
         # try per post would only repeat Discord's 403)
         self._dm_refused: set[str] = set()
+        self._handling: set[asyncio.Task[object]] = set()  # interactions being answered
+        self._retired: OrderedDict[int, None] = OrderedDict()  # messages we deleted
+        self.closing = False  # stopping: new interactions are told to come back shortly
 
     # ------------------------------------------------------------------ outbound
 
     async def deliver(self, post: Post) -> None:
-        """Show a post of the core (see the module docstring)."""
+        """Take a post of the core (see the module docstring); never waits on Discord."""
         seq = next(self._seq)
-        if post.to_user is None:
-            await self._deliver_public(post, seq)
-            return
         answering = _ANSWERING.get()
+        if post.to_user is None:
+            if channel_snowflake(post.channel) is not None:
+                self.outbox.put(("channel", post.channel.id), post.key, _Job(post, seq, answering))
+            return
+        latest = (post.to_user, post.channel.id, post.key)
+        self._latest[latest] = (seq, post)
+        self._latest.move_to_end(latest)
+        while len(self._latest) > LATEST_KEPT:
+            self._latest.popitem(last=False)
         if (
             answering is not None
             and answering.open
@@ -170,51 +223,84 @@ class DiscordAdapter:
         ):
             answering.pending.append((seq, post))
             return
-        # a user not seen since the start has a private side too: a direct message
-        person = self.people.setdefault((post.to_user, post.channel.id), Person())
-        person.wanted[post.key] = max(seq, person.wanted.get(post.key, 0))
-        async with person.lock:
-            if seq < person.wanted[post.key]:
-                return  # a newer version of this message waits: only it is worth sending
-            await self._show_private(person, post, seq)
+        # one lane per player: their private posts keep their order (a DM channel is one)
+        self.outbox.put(("user", post.to_user), (post.channel.id, post.key), _Job(post, seq))
 
-    async def _deliver_public(self, post: Post, seq: int) -> None:
+    async def flush(self, timeout: float | None = None, *, public: bool = True) -> bool:
+        """Wait until the interactions in flight are answered and every queued post is
+        shown (``public=False``: the private ones only); False if ``timeout`` passed."""
+        handling = [t for t in self._handling if t is not asyncio.current_task()]
+        if handling:
+            _done, left = await asyncio.wait(handling, timeout=timeout)
+            if left:
+                return False
+        if public:
+            return await self.outbox.flush(timeout)
+        return await self.outbox.flush(timeout, lambda lane: lane[0] == "user")  # type: ignore[index]
+
+    async def _send(self, lane: object, key: object, job: _Job) -> None:
+        """A queue worker shows one post (the lanes never wait for each other)."""
+        post = job.post
+        if post.to_user is None:
+            await self._send_public(job)
+            return
+        person = self.people.setdefault((post.to_user, post.channel.id), Person())
+        async with person.lock:
+            await self._show_private(person, post, job.seq)
+
+    async def _send_public(self, job: _Job) -> None:
+        post = job.post
         channel_id = channel_snowflake(post.channel)
         if channel_id is None:
             return
-        lock = self._public_locks.setdefault(post.key, asyncio.Lock())
-        self._public_wanted[post.key] = max(seq, self._public_wanted.get(post.key, 0))
-        async with lock:
-            if seq < self._public_wanted[post.key]:
-                return  # a newer version of this message waits: only it is worth sending
+        if job.once:  # the adapter's own line: its mention is meant (it never pings)
+            view = Shown(post.text, None, "", ())
+        else:
             view = shown(post.text, post.image, post.image_name, post.buttons)
-            target = self.client.get_partial_messageable(channel_id)
-            known = self.public.get(post.key)
-            try:
-                if known is not None and known[0] == channel_id:
-                    try:
-                        await target.get_partial_message(known[1]).edit(**view.edit_kwargs())
-                        return
-                    except discord.NotFound:
-                        self.public.forget(post.key)  # deleted by someone: post it again
-                message = await target.send(**view.send_kwargs())
+        target = self.client.get_partial_messageable(channel_id)
+        known = None if job.once else self.public.get(post.key)
+        try:
+            if known is not None and known[0] == channel_id:
+                try:
+                    await target.get_partial_message(known[1]).edit(**view.edit_kwargs())
+                    return
+                except discord.NotFound:
+                    self.public.forget(post.key)  # deleted by someone: post it again
+            message = await target.send(**view.send_kwargs())
+            if not job.once:
                 self.public.set(post.key, channel_id, message.id)
-            except discord.HTTPException as exc:
-                log.warning("could not post %s in channel %s: %s", post.key, channel_id, exc.status)
-                answering = _ANSWERING.get()
-                if isinstance(exc, discord.Forbidden) and answering is not None and answering.open:
-                    note = _text("err-discord-permissions", answering.locale, PERMISSIONS_HINT)
-                    if note not in answering.notes:
-                        answering.notes.append(note)
+        except discord.HTTPException as exc:
+            log.warning("could not post %s in channel %s: %s", post.key, channel_id, exc.status)
+            if isinstance(exc, discord.Forbidden) and job.origin is not None:
+                await self._tell_origin(job.origin)
+
+    async def _tell_origin(self, origin: _Answering) -> None:
+        """The channel refused a post the user's action made: tell them which permissions
+        the bot needs there (in the answer if it is not sent yet, else as a follow-up)."""
+        note = _text("err-discord-permissions", origin.locale, PERMISSIONS_HINT)
+        if origin.open:
+            if note not in origin.notes:
+                origin.notes.append(note)
+            return
+        if origin.interaction is None or note in origin.notes:
+            return
+        origin.notes.append(note)
+        try:
+            await asyncio.wait_for(origin.answered.wait(), RESPONSE_DEADLINE)
+            await origin.interaction.followup.send(content=note, ephemeral=True)
+        except (TimeoutError, discord.HTTPException) as exc:
+            log.info("could not tell the user about missing permissions: %s", exc)
 
     async def _show_private(self, person: Person, post: Post, seq: int) -> None:
         """A private post outside its user's interaction; the caller holds person.lock."""
         if seq < person.applied.get(post.key, 0):
+            log.debug("%s v%d: v%d is shown already", post.key, seq, person.applied[post.key])
             return
         plain = shown(post.text, post.image, post.image_name, post.buttons)
         now = self.now()
         person.prune(now)
         message = person.find(post.key, adopt=_adoptable(post.key, plain))
+        log.debug("%s v%d: to %s", post.key, seq, message.message_id if message else "new")
         if message is not None and _is_dm(message):
             # a DM she clicked: not through that click's webhook (an edit would not ping
             # her when it is her move again) but as any DM, by the channel route
@@ -230,7 +316,7 @@ class DiscordAdapter:
                         message.message_id, **view.edit_kwargs()
                     )
                 person.applied[post.key] = seq
-                self._dm_outdated(post.to_user, post.key)
+                await self._dm_outdated(post.to_user, post.key)
                 return
             except discord.HTTPException as exc:
                 log.info("could not edit %s (%s): sending it anew", post.key, exc.status)
@@ -246,9 +332,12 @@ class DiscordAdapter:
         except discord.HTTPException as exc:
             log.info("could not send %s privately: %s", post.key, exc.status)
             return
-        person.remember(sent.id, latest, person.latest_at, post.key, view.rich, original=False)
+        old = person.remember(
+            sent.id, latest, person.latest_at, post.key, view.rich, original=False
+        )
         person.applied[post.key] = seq
-        self._dm_outdated(post.to_user, post.key)
+        await self._retire(old)
+        await self._dm_outdated(post.to_user, post.key)
 
     def _private_view(self, post: Post, interaction: discord.Interaction) -> Shown:
         """A private post as shown through ``interaction``: in a DM its buttons carry the
@@ -309,14 +398,47 @@ class DiscordAdapter:
             # stale hands (whose buttons the core would only call out of date)
             await self._delete_dm(post.key, *known)
         elif post.key.startswith("hand:"):
-            await self._tell_dm_sent(post.channel, user, person)
+            self._tell_dm_sent(post.channel, user, person)
 
-    def _dm_outdated(self, user_id: str | None, post_key: str) -> None:
+    async def _dm_outdated(self, user_id: str | None, post_key: str) -> None:
         """A version of ``post_key`` was shown to the user outside their DM (ephemerally):
         the DM is older than it, so its next version that asks them to act is a new DM
-        (a ping) even if the DM asked for an earlier move."""
-        if user_id is not None:
-            self.public.outdated(dm_key(user_id, post_key))
+        (a ping) even if the DM asked for an earlier move. A DM that still offered a move
+        loses its buttons (the picture stays), so nothing stale can be pressed there."""
+        if user_id is None:
+            return
+        key = dm_key(user_id, post_key)
+        known = self.public.get(key)
+        if known is None or not self.public.asking(key):
+            return
+        self.public.outdated(key)
+        dm = self.client.get_partial_messageable(known[0], type=discord.ChannelType.private)
+        try:
+            await dm.get_partial_message(known[1]).edit(view=None)
+        except discord.NotFound:
+            self.public.forget(key)
+        except discord.HTTPException as exc:
+            log.warning("could not take the buttons off the DM of %s: %s", post_key, exc.status)
+
+    async def _retire(self, message: PrivateMessage | None) -> None:
+        """An ephemeral message that a newer one took over from: delete it (through its
+        interaction's webhook, while it lives), so a player's hand is in one message and
+        no stale hand stays pressable. A DM is never retired here (see _dm_outdated)."""
+        if message is None or _is_dm(message) or self.now() - message.at >= TOKEN_TTL:
+            return
+        log.debug("%s: message %s retired", message.key, message.message_id)
+        self._retired[message.message_id] = None
+        while len(self._retired) > LATEST_KEPT:
+            self._retired.popitem(last=False)
+        try:
+            if message.original:
+                await message.interaction.delete_original_response()
+            else:
+                await message.interaction.followup.delete_message(message.message_id)
+        except discord.NotFound:
+            pass  # already gone (the player dismissed it)
+        except discord.HTTPException as exc:
+            log.info("could not delete an older hand message: %s %s", exc.status, exc.code)
 
     async def _delete_dm(self, post_key: str, channel_id: int, message_id: int) -> None:
         """Delete a DM of ours that a newer one replaced; one already gone is fine, and any
@@ -329,7 +451,7 @@ class DiscordAdapter:
         except discord.HTTPException as exc:
             log.warning("could not delete the old DM of %s: %s %s", post_key, exc.status, exc.code)
 
-    async def _tell_dm_sent(self, channel: Channel, user: int, person: Person) -> None:
+    def _tell_dm_sent(self, channel: Channel, user: int, person: Person) -> None:
         """One line in the table's channel when a new DM carries a hand, so the player (and
         the table) know where to look; the mention does not ping (allowed mentions: none)."""
         channel_id = channel_snowflake(channel)
@@ -340,10 +462,9 @@ class DiscordAdapter:
             guild = self.client.get_guild(guild_snowflake(channel) or 0)
             locale = str(guild.preferred_locale) if guild is not None else "en"
         text = _text("notice-dm-sent", locale, DM_SENT_HINT, name=f"<@{user}>")
-        try:
-            await self.client.get_partial_messageable(channel_id).send(content=text)
-        except discord.HTTPException as exc:
-            log.warning("could not post the DM notice in channel %s: %s", channel_id, exc.status)
+        # in the channel's lane, behind its rate limit, not in the player's
+        notice = Post(channel, f"notice-dm:{user}", text)
+        self.outbox.put(("channel", channel.id), notice.key, _Job(notice, 0, once=True))
 
     # ------------------------------------------------------------------ inbound
 
@@ -386,26 +507,59 @@ class DiscordAdapter:
             # a message, so it is a place we wrote for this user. In a server the click's
             # channel stays the truth (the core refuses a button of another channel's).
             channel = channel_of_place(place) or channel
+        if self.closing:
+            await self._turn_away(interaction, user.locale)
+            return
+        current = asyncio.current_task()
+        if current is not None:
+            self._handling.add(current)
+        try:
+            await self._handle_in_time(interaction, call, user, channel, public, place)
+        finally:
+            if current is not None:
+                self._handling.discard(current)
+
+    async def _handle_in_time(
+        self,
+        interaction: discord.Interaction,
+        call: Callable[[User, Channel], Awaitable[list[Reply]]],
+        user: User,
+        channel: Channel,
+        public: bool,
+        place: str | None,
+    ) -> None:
+        """Run the core, then answer; deferred first if the answer is not ready after
+        ``defer_after`` seconds, whatever holds it up (the core, or this player's
+        private lane showing an earlier post)."""
+        loop = asyncio.get_running_loop()
+        defer_at = loop.time() + self.defer_after
         dm_place = place_of(channel) if _in_dm(interaction) else None
         person = self.people.setdefault((user.id, channel.id), Person())
         person.locale = user.locale
         self._dm_refused.discard(user.id)  # they may have opened their DMs since
         arrived = self.now()
         person.prune(arrived)
-        answering = _Answering(user.id, channel.id, user.locale)
+        answering = _Answering(
+            user.id, channel.id, user.locale, since=next(self._seq), interaction=interaction
+        )
         token = _ANSWERING.set(answering)
         try:
             task = asyncio.ensure_future(self._call(call, user, channel))
         finally:
             _ANSWERING.reset(token)
-        done, _pending = await asyncio.wait({task}, timeout=self.defer_after)
+        done, _pending = await asyncio.wait({task}, timeout=max(0.0, defer_at - loop.time()))
         if not done:
-            await self._defer(interaction, public)
+            answering.frozen = await self._defer(interaction, public, person, arrived)
         replies = await task
         answering.open = False
         if any(r.key for r in replies):
             person.exact = True  # the core names its hands: no guessing from here on
-        async with person.lock:
+        locked = asyncio.ensure_future(person.lock.acquire())
+        try:
+            done, _pending = await asyncio.wait({locked}, timeout=max(0.0, defer_at - loop.time()))
+            if not done and not interaction.response.is_done():
+                answering.frozen = await self._defer(interaction, public, person, arrived)
+            await locked
             try:
                 await self._answer(
                     interaction, person, arrived, answering, replies, public, dm_place
@@ -415,6 +569,42 @@ class DiscordAdapter:
                 return
             # only now is its webhook open (follow-ups need an answered interaction)
             person.touch(interaction, arrived)
+        finally:
+            answering.answered.set()
+            if locked.done() and not locked.cancelled():
+                person.lock.release()
+            else:
+                locked.cancel()
+
+    async def _turn_away(self, interaction: discord.Interaction, locale: str) -> None:
+        """The bot is stopping: an interaction that comes now is answered at once (nothing
+        is done), so no one is left with "This interaction failed"."""
+        text = _text("err-restarting", locale, RESTARTING_HINT)
+        try:
+            await interaction.response.send_message(content=text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("could not answer an interaction while stopping: %s", exc.status)
+
+    async def stop_input(self, timeout: float = 5.0) -> bool:
+        """Take no more input (new interactions are told to come back shortly) and wait,
+        at most ``timeout`` seconds, until the interactions in flight are answered."""
+        self.closing = True
+        handling = [t for t in self._handling if t is not asyncio.current_task()]
+        if not handling:
+            return True
+        _done, left = await asyncio.wait(handling, timeout=timeout)
+        if left:
+            log.warning("stopping with %d interactions not answered", len(left))
+        return not left
+
+    async def drain(self, timeout: float = 10.0) -> bool:
+        """Show what is queued, at most ``timeout`` seconds; what is left then is dropped
+        and logged (nothing is lost: the core shows every table and hand at its start)."""
+        if await self.flush(timeout):
+            return True
+        dropped = await self.outbox.cancel()
+        log.warning("stopped with %d posts not shown (shown again at the next start)", dropped)
+        return False
 
     async def _call(
         self,
@@ -431,14 +621,27 @@ class DiscordAdapter:
             )
             return [Reply(text, ok=False)]
 
-    async def _defer(self, interaction: discord.Interaction, public: bool) -> None:
+    async def _defer(
+        self, interaction: discord.Interaction, public: bool, person: Person, arrived: float
+    ) -> bool:
+        """Acknowledge now, answer later. A click on a private message of ours (a hand) is
+        acknowledged by showing that message with every button disabled (type 7): until
+        the answer comes it must not offer the move just made. True if it did that."""
         try:
-            if interaction.type == discord.InteractionType.component:
-                await interaction.response.defer()  # 6: update later, nothing shown yet
-            else:
+            if interaction.type != discord.InteractionType.component:
                 await interaction.response.defer(ephemeral=not public, thinking=True)  # 5
+                return False
+            frozen = None
+            if self._clicked(interaction, person, arrived) is not None:
+                frozen = _copy_view(interaction.message, disabled=True)
+            if frozen is None:
+                await interaction.response.defer()  # 6: update later, nothing shown yet
+                return False
+            await interaction.response.edit_message(view=frozen)  # 7: the same, disabled
+            return True
         except discord.HTTPException as exc:
             log.warning("could not defer an interaction: %s", exc.status)
+            return False
 
     async def _answer(
         self,
@@ -453,6 +656,15 @@ class DiscordAdapter:
         """Show the core's answer; ``place``: the buttons' place when answering in a DM."""
         items = self._items(person, answering, replies, public, place)
         clicked = self._clicked(interaction, person, arrived)
+        if clicked is not None and clicked.message_id in self._retired:
+            # clicked just before a newer copy replaced it (and it was deleted): the
+            # answer is a new message, which takes the hand over in turn
+            clicked = None
+        thawed = None
+        if answering.frozen and clicked is not None:
+            thawed = self._thawed(interaction, answering, clicked, items, place)
+            if isinstance(thawed, _Item):
+                items.insert(0, thawed)
         update: _Item | None = None
         if clicked is not None:
             same = [i for i in items if i.key is not None and i.key == clicked.key]
@@ -469,6 +681,9 @@ class DiscordAdapter:
                 await response.defer()  # acknowledged: the table message shows the result
                 return
             items.append(_Item(None, next(self._seq), shown("✅", None, "", ())))
+        retired: list[PrivateMessage | None] = []
+        outdated: list[str] = []
+        log.debug("answer %s: %s", interaction.id, [(i.key, i.seq) for i in items])
         for item in items:
             original = True  # the message is this interaction's @original
             in_dm = False  # shown in a DM of ours (else ephemerally)
@@ -504,13 +719,48 @@ class DiscordAdapter:
                 message_id, original = sent_message.id, False
             if item.public or not message_id:
                 continue
-            person.remember(
-                message_id, interaction, arrived, item.key, item.shown.rich, original=original
+            log.debug(
+                "answer %s: %s v%s shown by %s", interaction.id, item.key, item.seq, message_id
+            )
+            retired.append(
+                person.remember(
+                    message_id, interaction, arrived, item.key, item.shown.rich, original=original
+                )
             )
             if item.key is not None:
                 person.applied[item.key] = item.seq
                 if not in_dm:
-                    self._dm_outdated(user_of(interaction).id, item.key)
+                    outdated.append(item.key)
+        # the answer is out: now the older copies go (deleted, or a DM's buttons taken off)
+        for message in retired:
+            await self._retire(message)
+        for key in outdated:
+            await self._dm_outdated(user_of(interaction).id, key)
+        if isinstance(thawed, discord.ui.View):
+            await interaction.edit_original_response(view=thawed)
+
+    def _thawed(
+        self,
+        interaction: discord.Interaction,
+        answering: _Answering,
+        clicked: PrivateMessage,
+        items: list[_Item],
+        place: str | None,
+    ) -> _Item | discord.ui.View | None:
+        """The clicked message was shown with its buttons disabled while the core worked;
+        if the answer does not update it (a refusal: the click changed nothing), it shows
+        again the newest version of its post, or its own buttons as they were."""
+        key = clicked.key
+        if any(i.key is not None and i.key == key for i in items) or (
+            key is None and any(i.adoptable for i in items)
+        ):
+            return None  # the answer updates it
+        newest = self._latest.get((answering.user_id, answering.channel_id, key or ""))
+        if newest is not None:
+            seq, post = newest
+            view = shown(post.text, post.image, post.image_name, post.buttons, place)
+            return _Item(key, seq, view, adoptable=_adoptable(key or "", view))
+        return _copy_view(interaction.message, disabled=False)
 
     def _keep_dm(self, interaction: discord.Interaction, item: _Item, message_id: int) -> bool:
         """If a DM of ours was updated in place to show ``item``, note it in the map (with
@@ -533,11 +783,14 @@ class DiscordAdapter:
         public: bool,
         place: str | None = None,
     ) -> list[_Item]:
-        latest: dict[str, tuple[int, Post]] = {}
+        """What the answer shows, each keyed post as its newest version: one delivered
+        after the core computed it (a move made meanwhile) replaces it, so an answer never
+        brings back an older state of the hand than the one already delivered."""
+        newest: dict[str, tuple[int, Post]] = {}
         for seq, post in answering.pending:
-            latest[post.key] = (seq, post)
+            newest[post.key] = self._later(answering, post.key, seq) or (seq, post)
         items: list[_Item] = []
-        for key, (seq, post) in sorted(latest.items(), key=lambda kv: kv[1][0]):
+        for key, (seq, post) in sorted(newest.items(), key=lambda kv: kv[1][0]):
             if seq < person.applied.get(key, 0):
                 continue  # a newer version was shown meanwhile
             view = shown(post.text, post.image, post.image_name, post.buttons, place)
@@ -546,10 +799,25 @@ class DiscordAdapter:
             items.append(_Item(None, next(self._seq), shown(note, None, "", ())))
         for reply in replies:
             key = reply.key
+            if key is not None and key in newest:
+                continue  # a version of that very post is in the answer already
+            later = self._later(answering, key, answering.since) if key else None
+            if later is not None:
+                # delivered after the interaction came, so at least as new as this answer
+                seq, post = later
+                view = shown(post.text, post.image, post.image_name, post.buttons, place)
+                items.append(_Item(key, seq, view))
+                continue
             document = None if reply.file is None else (reply.file_name, reply.file)
             view = shown(reply.text, reply.image, reply.image_name, reply.buttons, place, document)
             items.append(_Item(key, next(self._seq), view, public=public and reply.ok))
         return items
+
+    def _later(self, answering: _Answering, key: str, seq: int) -> tuple[int, Post] | None:
+        """The newest version of the user's private post ``key``, if delivered after
+        ``seq`` (the core shows a hand again after every change to it)."""
+        later = self._latest.get((answering.user_id, answering.channel_id, key))
+        return later if later is not None and later[0] > seq else None
 
     def _clicked(
         self, interaction: discord.Interaction, person: Person, arrived: float
@@ -572,6 +840,29 @@ class DiscordAdapter:
             # not remembered unless it is updated: only then is it this interaction's
             return PrivateMessage(message.id, interaction, arrived, None, True, 0, True)
         return None
+
+
+def _copy_view(message: discord.Message | None, *, disabled: bool) -> discord.ui.View | None:
+    """The buttons of ``message`` as they are, all disabled (``disabled=True``) or as they
+    were; None if it has no button of ours."""
+    if message is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    for index, row in enumerate(message.components):
+        for child in getattr(row, "children", ()):
+            custom_id = getattr(child, "custom_id", None)
+            if custom_id is None or ActionButton.parse(custom_id) is None:
+                continue
+            view.add_item(
+                discord.ui.Button(
+                    label=child.label,
+                    style=child.style,
+                    custom_id=custom_id,
+                    disabled=disabled or child.disabled,
+                    row=index,
+                )
+            )
+    return view if view.children else None
 
 
 def _adoptable(key: str, view: Shown) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from adapters.discord.adapter import CoreApp, DiscordAdapter
+from adapters.discord.adapter import DEFER_AFTER, CoreApp, DiscordAdapter
 from adapters.discord.commands import register_commands
 from adapters.discord.config import read_token
 from adapters.discord.messages import PublicMessages
@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 
 #: Builds the core around the platform it must post through (not started yet).
 AppFactory = Callable[[Platform], Awaitable[Any]]
+#: At most this long to stop (answers, queued edits): under the usual 30 s of a SIGKILL.
+STOP_TIMEOUT = 15.0
 
 
 class BeloteClient(discord.Client):
@@ -44,7 +46,7 @@ class BeloteClient(discord.Client):
         self,
         *,
         messages_path: str | None = None,
-        defer_after: float = 2.0,
+        defer_after: float = DEFER_AFTER,
         sync_commands: bool = True,
         guild_ids: tuple[int, ...] = (),
         guild_ready_timeout: float = 2.0,
@@ -170,13 +172,27 @@ class DiscordBot:
         if self._task is not None:
             await self._task
 
-    async def close(self) -> None:
+    async def close(self, timeout: float = STOP_TIMEOUT) -> None:
+        """Stop gracefully, in at most about ``timeout`` seconds: take no more input,
+        answer the interactions in flight, stop the core (its scheduler, then the
+        database), show what is still queued, then close the gateway and the HTTP session.
+        Whatever could not be shown in time is shown again by the core at its next start."""
+        adapter = self.client.adapter
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        if self.app is not None:
+            await adapter.stop_input(timeout / 3)
+            try:
+                await self.app.stop()
+            except Exception:
+                log.exception("the core did not stop cleanly")
+            self.app = None
+        if not self.client.is_closed():
+            await adapter.drain(max(0.5, deadline - loop.time()))
         await self.client.close()
         if self._task is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await self._task
-        if self.app is not None:
-            await self.app.stop()
         redact.forget(self._token)
 
 
@@ -209,11 +225,13 @@ async def run_discord(
     messages_path: str | None = None,
     guild_ids: tuple[int, ...] = (),
     sync_commands: bool = True,
-    defer_after: float = 2.0,
+    defer_after: float = DEFER_AFTER,
     shard_ids: tuple[int, ...] | None = None,
     shard_count: int | None = None,
+    stop: asyncio.Event | None = None,
 ) -> None:
-    """Run the Belote bot on Discord until the process is stopped.
+    """Run the Belote bot on Discord until SIGTERM or SIGINT (or ``stop`` is set), then
+    stop gracefully (see :meth:`DiscordBot.close`).
 
     ``app_factory(platform)`` builds the core (``BeloteApp``) posting through ``platform``;
     it is started here and stopped on the way out. ``messages_path`` keeps which channel
@@ -222,6 +240,9 @@ async def run_discord(
     ``shard_ids`` of ``shard_count``: this process serves those shards only (several
     processes on one PostgreSQL database, see docs/scaling.md).
     """
+    from adapters.cli.signals import stop_on_signals, wait_for_stop
+
+    stop = stop or asyncio.Event()
     shards = None
     if shard_ids is not None or shard_count is not None:
         count = shard_count or 1
@@ -235,8 +256,16 @@ async def run_discord(
         sync_commands=sync_commands,
         defer_after=defer_after,
     )
-    try:
-        await bot.start()
-        await bot.wait_closed()
-    finally:
-        await bot.close()
+    with stop_on_signals(stop):
+        try:
+            await bot.start()
+            await wait_for_stop(stop, bot.wait_closed())
+            if stop.is_set():
+                adapter = bot.adapter
+                log.info(
+                    "stopping: %d interactions in flight, %d posts queued",
+                    len(adapter._handling),
+                    adapter.outbox.pending(),
+                )
+        finally:
+            await bot.close()

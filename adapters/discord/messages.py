@@ -135,7 +135,6 @@ class Person:
     messages: dict[int, PrivateMessage] = field(default_factory=dict)
     by_key: dict[str, int] = field(default_factory=dict)
     applied: dict[str, int] = field(default_factory=dict)  # key -> seq of what is shown
-    wanted: dict[str, int] = field(default_factory=dict)  # key -> newest seq asked for
     latest: discord.Interaction | None = None
     latest_at: float = 0.0
     locale: str | None = None  # of their latest interaction, for the channel notice
@@ -161,19 +160,22 @@ class Person:
         rich: bool,
         *,
         original: bool,
-    ) -> PrivateMessage:
+    ) -> PrivateMessage | None:
+        """``message_id`` shows ``key`` from now on; returns the message that showed it
+        until now, if another one (the adapter retires it: nothing stale stays pressable)."""
         self.counter += 1
         message = PrivateMessage(message_id, interaction, at, key, rich, self.counter, original)
+        superseded = None
         if key is not None:
             old = self.by_key.get(key)
             if old is not None and old != message_id:
-                self.messages.pop(old, None)  # superseded: its clicks go to the core as any
+                superseded = self.messages.pop(old, None)
             self.by_key[key] = message_id
         previous = self.messages.get(message_id)
         if previous is not None and previous.key not in (None, key):
             self.by_key.pop(previous.key, None)  # type: ignore[arg-type]
         self.messages[message_id] = message
-        return message
+        return superseded
 
     def find(self, key: str, adopt: bool) -> PrivateMessage | None:
         """The message that shows ``key``: its own, or (``adopt``, for a core that does not

@@ -1,7 +1,8 @@
 """The core's posts as Telegram messages: sent once, then edited in place.
 
-Each chat has one worker and a queue of post keys in the order they first came; a newer
-post for a key still waiting replaces it where it stands. So messages keep their order
+Each chat is a lane of the core's delivery queue (:mod:`bot.delivery`): one worker and
+the post keys in the order they first came; a newer post for a key still waiting replaces
+it where it stands. So messages keep their order
 in a chat, and when the flood limits (PTB's AIORateLimiter) slow a busy group down, the
 table message jumps straight to its latest state instead of replaying every card: edits
 are coalesced, never multiplied.
@@ -18,7 +19,7 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from telegram import (
     Bot,
@@ -39,6 +40,7 @@ from telegram.error import (
     TimedOut,
 )
 
+from bot.delivery import DeliveryQueue
 from bot.platform import Button, Post
 
 from . import ids
@@ -74,12 +76,6 @@ class Person:
         return f"@{self.username}" if self.username else self.first_name
 
 
-@dataclass
-class _ChatQueue:
-    posts: OrderedDict[str, Post] = field(default_factory=OrderedDict)
-    worker: asyncio.Task[None] | None = None
-
-
 class Outbox:
     """The adapter's :class:`bot.platform.Platform`: ``deliver`` queues, workers send."""
 
@@ -98,7 +94,7 @@ class Outbox:
         self.refused: set[int] = set()  # users Telegram said we may not write to
         self._link_for = link_for
         self._start_link = start_link
-        self._chats: dict[int, _ChatQueue] = {}
+        self._queue: DeliveryQueue[Post] = DeliveryQueue(self._deliver_one, name="telegram")
         # The latest private post of each key, to show it again ("Open my hand"); bounded.
         self.last: OrderedDict[str, Post] = OrderedDict()
         self.failures = 0
@@ -118,16 +114,18 @@ class Outbox:
             return
         self._enqueue(chat_id, post)
 
-    async def flush(self) -> None:
-        """Wait until every queued post has been shown (tests, shutdown)."""
-        while workers := [q.worker for q in self._chats.values() if q.worker]:
-            await asyncio.gather(*workers, return_exceptions=True)
+    async def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every queued post has been shown (tests, shutdown); False if
+        ``timeout`` seconds passed first."""
+        return await self._queue.flush(timeout)
+
+    async def cancel(self) -> int:
+        """Drop what is still queued (a bounded shutdown); how many posts were left."""
+        return await self._queue.cancel()
 
     async def flush_chat(self, chat_id: int) -> None:
         """Wait until the posts queued for one chat have been shown."""
-        queue = self._chats.get(chat_id)
-        while queue is not None and queue.worker is not None:
-            await asyncio.gather(queue.worker, return_exceptions=True)
+        await self._queue.flush(lanes=lambda lane: lane == chat_id)
 
     # ------------------------------------------------------------- private chat
     async def user_started(self, user: int) -> int:
@@ -176,43 +174,37 @@ class Outbox:
         return f"{post.key}|{post.to_user or ''}"
 
     def _enqueue(self, chat_id: int, post: Post) -> None:
-        queue = self._chats.setdefault(chat_id, _ChatQueue())
         mkey = self._mkey(post)
-        queue.posts[mkey] = post  # a newer post for a waiting key takes its place
+        self._queue.put(chat_id, mkey, post)  # a newer post for a waiting key takes its place
         if post.to_user is not None:
             self.last[mkey] = post
             self.last.move_to_end(mkey)
             while len(self.last) > LAST_POSTS:
                 self.last.popitem(last=False)
-        if queue.worker is None:
-            queue.worker = asyncio.get_running_loop().create_task(self._work(chat_id, queue))
 
-    async def _work(self, chat_id: int, queue: _ChatQueue) -> None:
-        try:
-            while queue.posts:
-                mkey, post = queue.posts.popitem(last=False)
-                for attempt in range(len(RETRY_DELAYS) + 1):
-                    try:
-                        await self._show(mkey, post)
-                        break
-                    except ChatMigrated as exc:  # the group is a supergroup now
-                        await self.memory.migrate(self._target(post)[0], exc.new_chat_id)
-                        if attempt == len(RETRY_DELAYS):
-                            self._failed(post, chat_id, exc)
-                    except (TimedOut, RetryAfter, NetworkError) as exc:
-                        # a timeout, a 5xx, flood control past the limiter's own retries
-                        # (a BadRequest is a NetworkError too, but trying again won't help)
-                        last = attempt == len(RETRY_DELAYS)
-                        if isinstance(exc, BadRequest) or last or mkey in queue.posts:
-                            # given up, or a newer post of that key is waiting anyway
-                            self._failed(post, chat_id, exc)
-                            break
-                        await asyncio.sleep(RETRY_DELAYS[attempt])
-                    except Exception as exc:  # one bad post must not stop the chat
-                        self._failed(post, chat_id, exc)
-                        break
-        finally:
-            queue.worker = None
+    async def _deliver_one(self, chat_id: object, mkey: object, post: Post) -> None:
+        """The chat's worker shows one post, trying again after a network error."""
+        assert isinstance(chat_id, int) and isinstance(mkey, str)
+        for attempt in range(len(RETRY_DELAYS) + 1):
+            try:
+                await self._show(mkey, post)
+                return
+            except ChatMigrated as exc:  # the group is a supergroup now
+                await self.memory.migrate(self._target(post)[0], exc.new_chat_id)
+                if attempt == len(RETRY_DELAYS):
+                    self._failed(post, chat_id, exc)
+            except (TimedOut, RetryAfter, NetworkError) as exc:
+                # a timeout, a 5xx, flood control past the limiter's own retries
+                # (a BadRequest is a NetworkError too, but trying again won't help)
+                last = attempt == len(RETRY_DELAYS)
+                if isinstance(exc, BadRequest) or last or self._queue.waiting(chat_id, mkey):
+                    # given up, or a newer post of that key is waiting anyway
+                    self._failed(post, chat_id, exc)
+                    return
+                await asyncio.sleep(RETRY_DELAYS[attempt])
+            except Exception as exc:  # one bad post must not stop the chat
+                self._failed(post, chat_id, exc)
+                return
 
     def _failed(self, post: Post, chat_id: int, exc: BaseException) -> None:
         self.failures += 1

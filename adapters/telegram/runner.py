@@ -7,10 +7,8 @@ what ``belote run --platform telegram`` calls and runs until stopped.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
-import signal
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -22,6 +20,7 @@ from telegram import Update
 from telegram.constants import UpdateType
 from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
 
+from adapters.cli.signals import stop_on_signals
 from bot import redact
 from bot.platform import Button, Platform, Post
 
@@ -36,6 +35,7 @@ log = logging.getLogger(__name__)
 
 AppFactory = Callable[[Platform], Awaitable[Any]]  # returns a BeloteApp, not started
 CONCURRENT_UPDATES = 8
+FLUSH_TIMEOUT = 10.0  # seconds to show what is queued when stopping
 ALLOWED_UPDATES = [UpdateType.MESSAGE, UpdateType.CALLBACK_QUERY]
 
 
@@ -151,13 +151,13 @@ class TelegramAdapter:
             await self._web.cleanup()
             self._web = None
         if ptb.running:
-            await ptb.stop()
-        if self.outbox is not None:
-            await self.outbox.flush()
+            await ptb.stop()  # the updates in flight are handled first
         if self.core is not None:
-            await self.core.stop()
-        if self.outbox is not None:
-            await self.outbox.flush()
+            await self.core.stop()  # its scheduler, then the database
+        if self.outbox is not None and not await self.outbox.flush(FLUSH_TIMEOUT):
+            # bounded: what is left is shown again when the core resumes at the next start
+            dropped = await self.outbox.cancel()
+            log.warning("stopped with %d posts not shown (shown again at the next start)", dropped)
         await ptb.shutdown()
         if self.memory is not None:
             await self.memory.close()
@@ -251,16 +251,9 @@ async def run_telegram(
         )
     adapter = TelegramAdapter(config, app_factory, rate_limits=rate_limits, state_path=state_path)
     stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    installed: list[signal.Signals] = []
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.add_signal_handler(sig, stop.set)
-            installed.append(sig)
-    try:
-        await adapter.start()
-        await stop.wait()
-    finally:
-        await adapter.stop()
-        for sig in installed:
-            loop.remove_signal_handler(sig)
+    with stop_on_signals(stop):
+        try:
+            await adapter.start()
+            await stop.wait()
+        finally:
+            await adapter.stop()

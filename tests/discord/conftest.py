@@ -79,7 +79,7 @@ class World:
         await created.response()
         for _n in range(3):
             await (await fake.slash(alice, channel, "table", {}, subcommand="addbot")).response()
-        await fake.wait_for(lambda: self.table_messages())
+        await self.settle()
         table_id = self.table_messages()[0]["id"]
         start = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":start"))
         answered = await (await fake.click(alice, table_id, start["custom_id"])).response()
@@ -94,6 +94,13 @@ class World:
         """Let the bots make every move that is due now (no pause: fast settings)."""
         assert self.scheduler is not None
         await self.scheduler.advance(0)
+        await self.settle(public=False)
+
+    async def settle(self, public: bool = True) -> None:
+        """Wait until the bot has shown every post queued so far (``public=False``: the
+        private ones; the table message follows at the channel's rate limit)."""
+        if self.bot is not None:
+            await self.bot.adapter.flush(public=public)
 
     # --- what people see ---------------------------------------------------------------
 

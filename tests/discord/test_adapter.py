@@ -17,6 +17,7 @@ import pytest
 from adapters.discord import DiscordBot, invite_url, read_token
 from adapters.discord.config import PERMISSIONS_VALUE
 from adapters.discord.messages import TOKEN_TTL
+from bot.i18n import _
 from bot.platform import Button, Channel, Platform, Post, Reply, User
 from tests.discord.conftest import TOKEN, World
 from tests.fakes.discord import EPHEMERAL, LOADING
@@ -66,6 +67,13 @@ async def start(world: World, **options: Any) -> tuple[DiscordBot, ScriptedCore]
     await bot.start()
     world.bot = bot
     return bot, cores[0]
+
+
+async def show(bot: DiscordBot, post: Post) -> None:
+    """The core delivers ``post`` outside any interaction; wait until Discord shows it
+    (delivery only queues it, so the core's table lock is never held across Discord)."""
+    await bot.adapter.deliver(post)
+    await bot.adapter.flush()
 
 
 def asked_message(world: World, interaction: Any) -> dict[str, Any]:
@@ -177,7 +185,7 @@ async def test_a_slow_core_is_deferred_then_answered(world: World) -> None:
         "Table",
         buttons=((Button("Join", "t1:0:-:join"),),),
     )
-    await bot.adapter.deliver(table)
+    await show(bot, table)
     table_id = (
         world.table_messages()[0]["id"] if world.table_messages() else world.public()[0]["id"]
     )
@@ -205,7 +213,7 @@ async def test_private_posts_between_interactions_edit_the_hand_until_the_token_
     hand_id = asked.original_id or ""
 
     # a bot played: it is alice's turn; the hand shown by /hand is edited in place
-    await bot.adapter.deliver(hand_post(uid, here, "Your turn", ((Button("8C", "t1:2:0:y"),),)))
+    await show(bot, hand_post(uid, here, "Your turn", ((Button("8C", "t1:2:0:y"),),)))
     assert fake.messages[hand_id]["content"] == "Your turn"
     assert [b["label"] for b in fake.buttons(hand_id)] == ["8C"]
     edit = fake.requests[-1]
@@ -218,14 +226,14 @@ async def test_private_posts_between_interactions_edit_the_hand_until_the_token_
     bot.adapter.now = lambda: clock[0]  # type: ignore[method-assign]
     clock[0] += TOKEN_TTL + 1
     fake.advance(15 * 60 + 1)
-    await bot.adapter.deliver(hand_post(uid, here, "Your turn again"))
+    await show(bot, hand_post(uid, here, "Your turn again"))
     assert fake.messages[hand_id]["content"] == "Your turn"
     assert [m["content"] for m in fake.dm_messages(alice)] == ["Your turn again"]
     assert not fake.requests_to("PATCH", rf"/webhooks/.+/{asked.token}/messages/.+")[1:]
     # her next interaction brings a fresh token: the next post is a new ephemeral message
     core.script = None
     await (await fake.slash(alice, world.channel, "score")).response()
-    await bot.adapter.deliver(hand_post(uid, here, "Your turn, at last"))
+    await show(bot, hand_post(uid, here, "Your turn, at last"))
     latest = fake.ephemeral_messages(alice)[-1]
     assert latest["content"] == "Your turn, at last" and latest["id"] != hand_id
 
@@ -234,13 +242,13 @@ async def test_a_deleted_table_message_is_posted_again(world: World) -> None:
     bot, _core = await start(world)
     fake = world.fake
     here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
-    await bot.adapter.deliver(Post(here, "table:1", "Table t1 v1", image=b"\x89PNG"))
-    await bot.adapter.deliver(Post(here, "table:1", "Table t1 v2"))
+    await show(bot, Post(here, "table:1", "Table t1 v1", image=b"\x89PNG"))
+    await show(bot, Post(here, "table:1", "Table t1 v2"))
     first = world.public()
     assert len(first) == 1 and first[0]["content"] == "Table t1 v2"
     assert first[0]["attachments"] == []  # the new version has no picture: it goes
     fake.delete_message(first[0]["id"])
-    await bot.adapter.deliver(Post(here, "table:1", "Table t1 v3"))
+    await show(bot, Post(here, "table:1", "Table t1 v3"))
     again = world.public()
     assert len(again) == 1 and again[0]["content"] == "Table t1 v3"
 
@@ -300,12 +308,20 @@ async def test_versions_queued_behind_a_slow_edit_are_coalesced(world: World) ->
     bot, _core = await start(world)
     here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
     posts = [Post(here, "table:7", f"Table t7 v{n}") for n in range(1, 6)]
-    await asyncio.gather(*(bot.adapter.deliver(p) for p in posts))
-    sent = world.fake.requests_to("POST", r"/channels/\d+/messages") + world.fake.requests_to(
+    await bot.adapter.deliver(posts[0])
+    fake = world.fake
+    await fake.wait_for(lambda: fake.requests_to("POST", r"/channels/\d+/messages"))
+    # v1 is on its way to Discord: delivering returns at once, nothing is sent meanwhile
+    for post in posts[1:]:
+        await bot.adapter.deliver(post)
+    assert len(fake.requests_to("POST", r"/channels/\d+/messages")) == 1
+    await bot.adapter.flush()
+    sent = fake.requests_to("POST", r"/channels/\d+/messages") + fake.requests_to(
         "PATCH", r"/channels/\d+/messages/\d+"
     )
     assert len(sent) == 2  # the first, then only the newest of those that waited
     assert [m["content"] for m in world.public()] == ["Table t7 v5"]
+    assert bot.adapter.outbox.stats.coalesced == 3
 
 
 async def test_a_slow_click_on_the_hand_is_deferred_then_updates_it_in_place(
@@ -334,10 +350,29 @@ async def test_a_slow_click_on_the_hand_is_deferred_then_updates_it_in_place(
     hand_id = asked.original_id or ""
     for n in (1, 2):
         click = await fake.click(alice, hand_id, f"b:t1:{n}:0:play")
-        assert await click.response() == 6
+        # acknowledged at once by showing the hand with its buttons disabled: until the
+        # answer comes, it does not offer the move just made
+        assert await click.response() == 7
+        frozen = fake.meta[hand_id].versions[-1]
+        assert frozen["content"] == ("Your hand" if n == 1 else f"Hand {n}")
+        assert all(b["disabled"] for row in frozen["components"] for b in row["components"])
         await fake.wait_for(lambda n=n: fake.messages[hand_id]["content"] == f"Hand {n + 1}")
         assert [b["label"] for b in fake.buttons(hand_id)] == [f"card {n + 1}"]
+        assert not fake.buttons(hand_id)[0].get("disabled")
     assert len(fake.ephemeral_messages(alice)) == 1, "one hand, updated in place"
+
+    # a slow click the core refuses (it changed nothing): the hand offers its move again
+    async def refuse(user: User, channel: Channel, text: str) -> list[Reply]:
+        await asyncio.sleep(0.02)
+        return [Reply("That button is out of date", ok=False)]
+
+    core.script = refuse
+    click = await fake.click(alice, hand_id, "b:t1:3:0:play")
+    assert await click.response() == 7
+    await fake.wait_for(lambda: click.followup_ids)
+    await world.settle()
+    assert [b.get("disabled", False) for b in fake.buttons(hand_id)] == [False]
+    assert fake.messages[click.followup_ids[0]]["content"] == "That button is out of date"
 
 
 async def test_a_hand_is_shown_only_in_the_channel_of_its_table(world: World) -> None:
@@ -353,6 +388,7 @@ async def test_a_hand_is_shown_only_in_the_channel_of_its_table(world: World) ->
     core.script = script
     asked = await fake.slash(alice, world.channel, "score")
     await asked.response()
+    await world.settle()
     assert [m["content"] for m in fake.visible_messages(alice, world.channel)] == ["ok"]
     assert fake.ephemeral_messages(alice) == [asked_message(world, asked)]
     # she has not been seen in that channel: the hand there goes by direct message, and
@@ -364,7 +400,7 @@ async def test_a_hand_is_shown_only_in_the_channel_of_its_table(world: World) ->
     # once she acts in that channel, her hand there reaches her there
     core.script = None
     await (await fake.slash(alice, other, "score")).response()
-    await bot.adapter.deliver(hand_post(f"discord:{alice.id}", there, "Hand at the other table"))
+    await show(bot, hand_post(f"discord:{alice.id}", there, "Hand at the other table"))
     assert fake.visible_messages(alice, other)[-1]["content"] == "Hand at the other table"
 
 
@@ -375,7 +411,7 @@ async def test_rate_limits_are_waited_out_and_missing_permissions_are_explained(
     fake = world.fake
     here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
     fake.fail_next("POST", rf"/channels/{world.channel.id}/messages", status=429, retry_after=0.05)
-    await bot.adapter.deliver(Post(here, "table:1", "Table t1"))
+    await show(bot, Post(here, "table:1", "Table t1"))
     statuses = [r.status for r in fake.requests_to("POST", r"/channels/\d+/messages")]
     assert statuses == [429, 200]  # discord.py waited Retry-After, then posted
     assert [m["content"] for m in world.public()] == ["Table t1"]
@@ -454,6 +490,36 @@ async def test_a_reply_with_the_hand_key_is_the_hand_exactly(world: World) -> No
     replay_id = other.original_id or ""
     assert hand_id and replay_id and hand_id != replay_id
 
-    await bot.adapter.deliver(hand_post(uid, here, "Your turn", ((Button("8C", "t1:2:0:y"),),)))
+    await show(bot, hand_post(uid, here, "Your turn", ((Button("8C", "t1:2:0:y"),),)))
     assert fake.messages[hand_id]["content"] == "Your turn"
     assert fake.messages[replay_id]["content"] == "A replay"
+
+
+async def test_stopping_answers_what_is_in_flight_and_turns_new_input_away(world: World) -> None:
+    """A graceful stop: the interaction the core is working on gets its real answer, the
+    posts it queued are shown, and one that comes once stopping began is answered at
+    once (try again in a minute) without reaching the core."""
+    bot, core = await start(world)
+    fake = world.fake
+    here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
+
+    async def slow(user: User, channel: Channel, text: str) -> list[Reply]:
+        await asyncio.sleep(0.3)
+        await core.platform.deliver(Post(here, "table:1", "Table t1 after the move"))
+        return [Reply("moved")]
+
+    core.script = slow
+    in_flight = await fake.slash(world.alice, world.channel, "score")
+    await fake.wait_for(lambda: core.calls)
+    closing = asyncio.create_task(bot.close())
+    await fake.wait_for(lambda: bot.adapter.closing)
+    late = await fake.slash(world.bob, world.channel, "score")
+    assert await late.response() == 4
+    assert (late.callback_data or {})["content"] == _("err-restarting", "en")
+    assert len(core.calls) == 1, "the late one never reached the core"
+    await closing
+    world.bot = None
+    assert await in_flight.response() == 4
+    assert (in_flight.callback_data or {})["content"] == "moved"
+    assert [m["content"] for m in world.public()] == ["Table t1 after the move"]
+    assert not [s for s in fake.sessions if s.identified], "the gateway is closed"

@@ -29,7 +29,7 @@ from bot.i18n import _
 from bot.platform import Button, Channel
 from engine import card_text
 from tests.discord.conftest import TOKEN, World
-from tests.discord.test_adapter import hand_post, start
+from tests.discord.test_adapter import hand_post, show, start
 from tests.fakes.discord import EPHEMERAL
 
 CARD = re.compile(r"[7-9TJQKA][CDHS]")
@@ -160,6 +160,7 @@ async def test_an_idle_player_gets_the_hand_by_dm_and_plays_from_it(world: World
     assert all(b["custom_id"].startswith(f"b:@{place}:t1:") for b in fake.buttons(dm["id"]))
     assert len(fake.ephemeral_messages(alice)) == ephemeral_before, "no token: no ephemeral"
     # the table's channel tells her where to look, once, in her language
+    await world.settle()
     assert dm_notices(world) == [_("notice-dm-sent", "en", name=f"<@{alice.id}>")]
     assert len(world.table_messages()) == 1
 
@@ -178,6 +179,7 @@ async def test_an_idle_player_gets_the_hand_by_dm_and_plays_from_it(world: World
     assert deletes_of(world, dm) == [204]
     assert len(fake.requests_to("PATCH", rf"/channels/\d+/messages/{dm['id']}")) == patches
     assert enabled(world, again) and again["attachments"][0]["filename"] == "hand.png"
+    await world.settle()
     assert len(dm_notices(world)) == 1, "the channel is told once"
     await play_from(world, again)
 
@@ -218,6 +220,7 @@ async def test_after_a_restart_the_dm_still_plays_is_still_edited_and_replaced(
     # her move again: a new DM, and the old one, whose id was kept across the restart,
     # is deleted
     assert again["id"] != dm["id"] and deletes_of(world, dm) == [204]
+    await world.settle()
     assert len(dm_notices(world)) == 1
     assert len(fake.ephemeral_messages(alice)) >= 1 and len(fake.dm_messages(alice)) == 1
     assert all(r.status < 400 for r in fake.requests)
@@ -261,6 +264,7 @@ async def test_while_nothing_is_asked_of_her_the_dm_is_edited_in_place(world: Wo
     again = await her_turn_by_dm(world)
     assert int(again["id"]) > int(dm["id"]) and deletes_of(world, dm) == [204]
     assert enabled(world, again) and again["attachments"][0]["filename"] == "hand.png"
+    await world.settle()
     assert len(dm_notices(world)) == 1 and all(r.status < 400 for r in fake.requests)
 
 
@@ -277,17 +281,17 @@ async def test_one_ping_per_move_with_a_scripted_core(world: World) -> None:
     def dms() -> list[tuple[str, str]]:
         return [(m["id"], m["content"]) for m in fake.dm_messages(alice)]
 
-    await bot.adapter.deliver(hand_post(uid, here, "Your move", move))
+    await show(bot, hand_post(uid, here, "Your move", move))
     [(first, _text)] = dms()
     # the same move shown again, nothing in between: edited in place, no second ping
-    await bot.adapter.deliver(hand_post(uid, here, "Your move, still", move))
+    await show(bot, hand_post(uid, here, "Your move, still", move))
     assert dms() == [(first, "Your move, still")]
     # nothing asked of her (every button disabled, or none): edited in place
-    await bot.adapter.deliver(hand_post(uid, here, "Wait", wait))
-    await bot.adapter.deliver(hand_post(uid, here, "Wait on"))
+    await show(bot, hand_post(uid, here, "Wait", wait))
+    await show(bot, hand_post(uid, here, "Wait on"))
     assert dms() == [(first, "Wait on")]
     # her move again: a new DM, the old one deleted
-    await bot.adapter.deliver(hand_post(uid, here, "Your move again", move))
+    await show(bot, hand_post(uid, here, "Your move again", move))
     [(second, text)] = dms()
     assert text == "Your move again" and int(second) > int(first)
     assert deletes_of(world, {"id": first, "channel_id": fake.messages[second]["channel_id"]}) == [
@@ -298,12 +302,12 @@ async def test_one_ping_per_move_with_a_scripted_core(world: World) -> None:
     # it); once her token is gone, the move after that pings her with a new DM although
     # the DM still asks (for a move that is over)
     await (await fake.slash(alice, world.channel, "score")).response()
-    await bot.adapter.deliver(hand_post(uid, here, "Your move, in the channel", move))
+    await show(bot, hand_post(uid, here, "Your move, in the channel", move))
     assert fake.ephemeral_messages(alice)[-1]["content"] == "Your move, in the channel"
     clock = [bot.adapter.now() + TOKEN_TTL + 1]
     bot.adapter.now = lambda: clock[0]  # type: ignore[method-assign]
     fake.advance(15 * 60 + 1)
-    await bot.adapter.deliver(hand_post(uid, here, "Your move by DM", move))
+    await show(bot, hand_post(uid, here, "Your move by DM", move))
     [(third, text)] = dms()
     assert text == "Your move by DM" and int(third) > int(second)
     assert all(r.status < 400 for r in fake.requests)
@@ -321,17 +325,17 @@ async def test_an_old_dm_that_cannot_be_deleted_breaks_nothing(
     here = Channel(f"discord:{world.channel.guild_id}/{world.channel.id}")
     move = ((Button("7C", "t1:1:0:play 7C"),),)
 
-    await bot.adapter.deliver(hand_post(uid, here, "Your move", move))
-    await bot.adapter.deliver(hand_post(uid, here, "Wait"))
+    await show(bot, hand_post(uid, here, "Your move", move))
+    await show(bot, hand_post(uid, here, "Wait"))
     [gone] = fake.dm_messages(alice)
     fake.delete_message(gone["id"])  # it vanished on Discord's side; the map still has it
     with caplog.at_level(logging.INFO, logger="adapters.discord"):
-        await bot.adapter.deliver(hand_post(uid, here, "Your move again", move))
+        await show(bot, hand_post(uid, here, "Your move again", move))
     [new] = fake.dm_messages(alice)
     assert new["content"] == "Your move again" and deletes_of(world, gone) == [404]
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
-    await bot.adapter.deliver(hand_post(uid, here, "Wait again"))
+    await show(bot, hand_post(uid, here, "Wait again"))
     fake.fail_next(
         "DELETE",
         rf"/channels/\d+/messages/{new['id']}",
@@ -340,11 +344,11 @@ async def test_an_old_dm_that_cannot_be_deleted_breaks_nothing(
         message="Cannot execute action on a DM channel",
     )
     with caplog.at_level(logging.INFO, logger="adapters.discord"):
-        await bot.adapter.deliver(hand_post(uid, here, "Your move once more", move))
+        await show(bot, hand_post(uid, here, "Your move once more", move))
     stale, newest = fake.dm_messages(alice)
     assert stale["id"] == new["id"] and newest["content"] == "Your move once more"
     assert any("could not delete the old DM" in r.getMessage() for r in caplog.records)
-    await bot.adapter.deliver(hand_post(uid, here, "Played"))
+    await show(bot, hand_post(uid, here, "Played"))
     assert fake.messages[newest["id"]]["content"] == "Played"
     assert fake.messages[stale["id"]]["content"] == "Wait again"
     assert deletes_of(world, gone) == [404]
@@ -386,6 +390,7 @@ async def test_dms_closed_the_player_gets_nothing_and_nothing_breaks(
         await world.bots_play()
     run = run_of(world)
     assert run.to_move == 0 and not run.over, "the match waits for her, as before"
+    await world.settle()
     assert fake.dm_messages(alice) == [] and dm_notices(world) == []
     assert len(fake.ephemeral_messages(alice)) == ephemeral_before
     assert len(fake.meta[table_id].versions) > table_versions, "the table says whose turn"

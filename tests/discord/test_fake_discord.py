@@ -284,3 +284,67 @@ async def test_direct_messages_open_send_click_and_refuse_like_discord(fake: Fak
         with pytest.raises(discord.NotFound) as gone:
             await dm.get_partial_message(sent.id).delete()
         assert gone.value.code == 10008
+
+
+async def test_a_channel_takes_five_messages_in_five_seconds_and_says_so(
+    fake: FakeDiscord,
+) -> None:
+    """Discord's per-channel limit: every post or edit carries the X-RateLimit headers;
+    the sixth within 5 s is a 429 with ``retry_after``, which discord.py waits out."""
+    async with running(fake) as client:
+        channel = next(iter(fake.channels.values()))
+        target = client.get_partial_messageable(int(channel.id))
+        started = asyncio.get_running_loop().time()
+        for n in range(6):
+            await target.send(f"message {n}")
+        took = asyncio.get_running_loop().time() - started
+        posts = fake.requests_to("POST", rf"/channels/{channel.id}/messages")
+        assert [m["content"] for m in fake.channel_messages(channel)] == [
+            f"message {n}" for n in range(6)
+        ]
+        assert took >= 4.0, "the sixth waited for the window to reset"
+        # discord.py read the headers: it waited before the sixth instead of being refused
+        assert [r.status for r in posts].count(200) == 6
+        assert all(r.status in (200, 429) for r in posts)
+
+        # without waiting (a raw request past the limit): 429 with Discord's body and headers
+        fake._windows[channel.id] = (fake.now(), 5)
+        route = discord.http.Route("POST", "/channels/{c}/messages", c=channel.id)
+        session = client.http._HTTPClient__session  # type: ignore[attr-defined]
+        async with session.post(
+            route.url,
+            json={"content": "x"},
+            headers={"Authorization": f"Bot {TOKEN}"},
+        ) as response:
+            body = await response.json()
+            assert response.status == 429
+            assert body["retry_after"] > 0 and body["global"] is False
+            assert response.headers["X-RateLimit-Remaining"] == "0"
+            assert float(response.headers["X-RateLimit-Reset-After"]) > 0
+            assert response.headers["X-RateLimit-Bucket"]
+
+
+async def test_every_call_takes_20_to_60_ms(fake: FakeDiscord) -> None:
+    async with running(fake) as client:
+        loop = asyncio.get_running_loop()
+        times = []
+        for _n in range(5):
+            started = loop.time()
+            await client.http.request(discord.http.Route("GET", "/users/@me"))
+            times.append(loop.time() - started)
+        assert min(times) >= 0.02 and max(times) < 1.0
+
+
+async def test_a_followup_before_the_first_answer_is_refused(fake: FakeDiscord) -> None:
+    async with running(fake) as client:
+        channel = next(iter(fake.channels.values()))
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label="idle", custom_id="nobody-answers"))
+        sent = await client.get_partial_messageable(int(channel.id)).send("x", view=view)
+        click = await fake.click(fake.add_user("alice"), str(sent.id), "nobody-answers")
+        route = discord.http.Route(
+            "POST", "/webhooks/{a}/{t}", a=fake.application_id, t=click.token
+        )
+        with pytest.raises(discord.HTTPException) as info:
+            await client.http.request(route, json={"content": "too early"})
+        assert info.value.status == 404 and info.value.code == 10015

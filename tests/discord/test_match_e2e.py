@@ -35,6 +35,7 @@ def callback_of(world: World, interaction: Any) -> Any:
 async def answer_text(world: World, interaction: Any) -> tuple[int, str, int]:
     """(callback type, content, flags) of the bot's answer to an interaction."""
     kind = await interaction.response()
+    await world.settle()  # what it changed in public is shown too (after the answer)
     data = interaction.callback_data or {}
     return kind, data.get("content") or "", int(data.get("flags") or 0)
 
@@ -108,6 +109,7 @@ async def test_whole_match_with_restart(world: World, db: Any) -> None:
     # --- the start: the commitment in public, alice's hand in private ------------------------
     started = await fake.click(alice, table_id, start["custom_id"])
     assert await started.response() == 4
+    await world.settle()
     hand_id = started.original_id
     assert hand_id is not None
     hand = fake.messages[hand_id]
@@ -141,6 +143,7 @@ async def test_whole_match_with_restart(world: World, db: Any) -> None:
 
         if "wrong_user" not in done:
             # bob forges a click on alice's card: the core refuses, nothing changes
+            await world.settle()
             versions = len(fake.meta[live["id"]].versions)
             patches = table_patches(world, table_id)
             forged = await fake.click(bob, live["id"], buttons[0]["custom_id"], force=True)
@@ -229,6 +232,7 @@ async def test_whole_match_with_restart(world: World, db: Any) -> None:
     assert app.tables[1].run.over
 
     # --- the end: the server seed in public, and it matches the commitment ------------------------
+    await world.settle()
     revealed = [
         seed
         for m in world.public()
@@ -328,6 +332,7 @@ async def test_two_people_each_get_their_own_hand(world: World) -> None:
     await (await fake.click(bob, table_id, join["custom_id"])).response()
     for _n in range(2):
         await (await fake.slash(alice, channel, "table", {}, subcommand="addbot")).response()
+    await world.settle()
     start = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":start"))
     await (await fake.click(alice, table_id, start["custom_id"])).response()
     await fake.wait_for(lambda: any(m["attachments"] for m in fake.ephemeral_messages(bob)))
@@ -366,6 +371,7 @@ async def test_the_hand_shows_every_card_with_the_illegal_ones_disabled(world: W
         await added.response()
     await fake.wait_for(lambda: world.table_messages())
     table_id = world.table_messages()[0]["id"]
+    await world.settle()
     start = next(b for b in fake.buttons(table_id) if b["custom_id"].endswith(":start"))
     assert await (await fake.click(alice, table_id, start["custom_id"])).response() == 4
     seen_bid = seen_card = False

@@ -36,6 +36,7 @@ import contextlib
 import copy
 import itertools
 import json
+import random
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -68,6 +69,15 @@ from .payloads import (
 
 API_PREFIX = "/api/v10"
 RESPONSE_WINDOW = 3.0  # seconds to answer an interaction
+#: Discord's per-channel limit on the bot's messages: 5 posts or edits in 5 s a channel.
+CHANNEL_LIMIT = (5, 5.0)
+#: What a REST call takes, there and back (seconds, drawn uniformly).
+LATENCY = (0.02, 0.06)
+#: The routes under the per-channel limit (a DM channel is a channel too).
+CHANNEL_LIMITED = (
+    "POST /channels/{channel}/messages",
+    "PATCH /channels/{channel}/messages/{message}",
+)
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token opens its webhook
 GUILDS_INTENT = 1 << 0
 
@@ -82,10 +92,12 @@ class DiscordError(Exception):
         message: str,
         errors: dict | None = None,
         extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ):
         super().__init__(message)
         self.status, self.code, self.message, self.errors = status, code, message, errors
         self.extra = extra or {}
+        self.headers = headers or {}
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"message": self.message, "code": self.code, **self.extra}
@@ -144,6 +156,12 @@ class FakeInteraction:
     original_id: str | None = None
     followup_ids: list[str] = field(default_factory=list)
     responded: asyncio.Event = field(default_factory=asyncio.Event)
+    answered_at: float | None = None  # the fake's clock when the first answer came
+
+    @property
+    def answer_time(self) -> float | None:
+        """Seconds from the user's action to the bot's first answer (Discord allows 3)."""
+        return None if self.answered_at is None else self.answered_at - self.created
 
     @property
     def custom_id(self) -> str | None:
@@ -211,9 +229,24 @@ class PlannedFailure:
 class FakeDiscord:
     """The far side of discord.py, in-process. Use :func:`fake_discord` to run one."""
 
-    def __init__(self, *, token: str = "fake-bot-token", heartbeat_interval_ms: int = 41_250):
+    def __init__(
+        self,
+        *,
+        token: str = "fake-bot-token",
+        heartbeat_interval_ms: int = 41_250,
+        latency: tuple[float, float] | None = LATENCY,
+        channel_limit: tuple[int, float] | None = CHANNEL_LIMIT,
+        seed: int = 18,
+    ):
+        """``latency``: (min, max) seconds each REST call takes (None: at once);
+        ``channel_limit``: (count, seconds) of message posts and edits a channel takes
+        before 429 (None: no limit)."""
         self.token = token
         self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.latency = latency
+        self.channel_limit = channel_limit
+        self._random = random.Random(seed)
+        self._windows: dict[str, tuple[float, int]] = {}  # channel -> (window start, used)
         self.application_id = snowflake()
         self.bot_user = FakeUser(self.application_id, "belote", bot=True)
         self.owner = FakeUser(snowflake(), "owner")
@@ -678,7 +711,6 @@ class FakeDiscord:
             files=files,
             headers=dict(request.headers),
         )
-        self.requests.append(record)
         headers: dict[str, str] = {"Via": "1.1 google"}  # as Discord's (through its proxy)
         try:
             failure = self._planned_failure(record)
@@ -693,6 +725,8 @@ class FakeDiscord:
                         "X-RateLimit-Scope": "user",
                     }
                 raise failure.error()
+            if self.latency is not None:
+                await asyncio.sleep(self._random.uniform(*self.latency))
             for method, rx, name, handler, auth in self._routes:
                 match = rx.fullmatch(path)
                 if match is None or method != request.method:
@@ -700,13 +734,17 @@ class FakeDiscord:
                 record.route = name
                 if auth and request.headers.get("Authorization") != f"Bot {self.token}":
                     raise DiscordError(401, 0, "401: Unauthorized")
+                if name in CHANNEL_LIMITED:
+                    headers |= self._take_channel_slot(match.group(1))
                 status, result = await handler(record, *match.groups())
                 break
             else:
                 raise DiscordError(404, 0, "404: Not Found")
         except DiscordError as exc:
             status, result = exc.status, exc.body()
+            headers |= exc.headers
         record.status = status
+        self.requests.append(record)  # once answered: a test sees what Discord did with it
         await self._notify()
         if status == 204 or result is None:
             return web.Response(status=204, headers=headers)
@@ -715,6 +753,39 @@ class FakeDiscord:
             body=json.dumps(result).encode(),
             headers={**headers, "Content-Type": "application/json"},
         )
+
+    def _take_channel_slot(self, channel_id: str) -> dict[str, str]:
+        """One post or edit in ``channel_id``: Discord's rate-limit headers for it, or a
+        429 (``retry_after`` in the body, ``Retry-After`` too) when the window is full."""
+        if self.channel_limit is None:
+            return {}
+        limit, period = self.channel_limit
+        now = self.now()
+        start, used = self._windows.get(channel_id, (now, 0))
+        if now - start >= period:
+            start, used = now, 0
+        reset_after = max(0.0, start + period - now)
+        headers = {
+            "X-RateLimit-Limit": str(limit),
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Bucket": f"channel-messages-{channel_id}",
+        }
+        if used >= limit:
+            headers |= {
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Scope": "user",
+                "Retry-After": str(max(1, round(reset_after))),
+            }
+            raise DiscordError(
+                429,
+                0,
+                "You are being rate limited.",
+                extra={"retry_after": round(reset_after, 3), "global": False},
+                headers=headers,
+            )
+        self._windows[channel_id] = (start, used + 1)
+        return headers | {"X-RateLimit-Remaining": str(limit - used - 1)}
 
     def fail_next(
         self,
@@ -1108,12 +1179,14 @@ class FakeDiscord:
                 visible_to=interaction.user.id if ephemeral else None,
                 interaction=interaction,
             )
-        elif kind == DEFERRED_UPDATE_MESSAGE and component:
+        elif kind in (DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE) and component:
+            if interaction.message_id not in self.messages:
+                raise DiscordError(404, 10008, "Unknown Message")  # deleted since the click
             assert interaction.message_id is not None
-            message = self.messages[interaction.message_id]
-        elif kind == UPDATE_MESSAGE and component:
-            assert interaction.message_id is not None
-            message = self._edit(interaction.message_id, data, record.files)
+            if kind == UPDATE_MESSAGE:
+                message = self._edit(interaction.message_id, data, record.files)
+            else:
+                message = self.messages[interaction.message_id]
         elif kind == APPLICATION_COMMAND_AUTOCOMPLETE_RESULT and interaction.type == AUTOCOMPLETE:
             choices = data.get("choices") or []
             if len(choices) > 25 or any(len(c.get("name", "")) > 100 for c in choices):
@@ -1122,6 +1195,7 @@ class FakeDiscord:
             raise DiscordError(400, 40043, "Interaction callback type not valid for interaction")
         interaction.callback_type = kind
         interaction.callback_data = data
+        interaction.answered_at = self.now()
         if message is not None:
             interaction.original_id = message["id"]
         interaction.responded.set()
