@@ -5,6 +5,7 @@ refusal must leave alone; the cards a public message must not show; random text.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
 import sqlite3
@@ -12,6 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import CARD_TEXTS, card_text
+from tests.core.test_fuzz_inputs import tables_in_memory
+
+SEED = int(os.environ.get("BELOTE_FUZZ_SEED", "12"))  # another run: BELOTE_FUZZ_SEED=n
+
+
+def lines(ci: int) -> int:
+    """How many lines a run sends: ``ci`` in CI, ``BELOTE_FUZZ_EXAMPLES`` when set."""
+    return int(os.environ.get("BELOTE_FUZZ_EXAMPLES", os.environ.get("BELOTE_FUZZ_LINES", ci)))
+
 
 # What would end the match at once, when the host, a player or an administrator says it;
 # the others may still type or press it (and are refused).
@@ -85,17 +95,7 @@ def snapshot_rows(
         }
     finally:
         conn.close()
-    memory = sorted(
-        (
-            t.id,
-            t.status,
-            repr(t.seats),
-            repr(t.settings),
-            None if t.run is None else (t.run.seq, t.run.phase, tuple(t.run.seat_seeds)),
-        )
-        for t in core.tables.values()
-    )
-    return rows, memory
+    return rows, tables_in_memory(core)
 
 
 def changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> list[str]:

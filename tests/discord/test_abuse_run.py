@@ -21,17 +21,18 @@ runs that many. ``BELOTE_FUZZ_SEED`` picks another run.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 from pathlib import Path
 from typing import Any
 
 from tests.chat_abuse import (
     ENDING,
+    SEED,
     Recorder,
     changes,
     hidden_cards,
     leaked_cards,
+    lines,
     random_text,
     settle_core,
     snapshot_rows,
@@ -40,8 +41,7 @@ from tests.core.test_fuzz_inputs import INTERNAL, WORDS, errors_logged
 from tests.discord.conftest import World
 from tests.fakes.discord import EPHEMERAL, FakeUser
 
-LINES = int(os.environ.get("BELOTE_FUZZ_EXAMPLES", os.environ.get("BELOTE_FUZZ_LINES", "200")))
-SEED = int(os.environ.get("BELOTE_FUZZ_SEED", "12"))
+LINES = lines(ci=200)
 SUBCOMMAND, STRING, INTEGER, BOOLEAN = 1, 3, 4, 5
 LOADING = 1 << 7
 ENDS = {("table", "close"), ("table", "leave"), ("table", "kick"), ("close", None)}

@@ -23,7 +23,6 @@ that many instead. ``BELOTE_FUZZ_SEED`` picks another run.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 from pathlib import Path
 from typing import Any
@@ -33,10 +32,12 @@ from adapters.telegram.commands import core_text
 from tests.chat_abuse import (
     ENDING,
     ENDS_THE_MATCH,
+    SEED,
     Recorder,
     changes,
     hidden_cards,
     leaked_cards,
+    lines,
     random_text,
     settle_core,
     snapshot_rows,
@@ -45,8 +46,7 @@ from tests.core.test_fuzz_inputs import COMMANDS, INTERNAL, WORDS, errors_logged
 from tests.fakes.telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.telegram.test_match import command, hand_msg, playable
 
-LINES = int(os.environ.get("BELOTE_FUZZ_EXAMPLES", os.environ.get("BELOTE_FUZZ_LINES", "250")))
-SEED = int(os.environ.get("BELOTE_FUZZ_SEED", "12"))
+LINES = lines(ci=250)
 EDITS = ("editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup")
 SENDS = ("sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageCaption")
 # Who has written to the bot privately: a fact about Telegram (the bot may now write to
