@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot import bots, parse, texts
+from bot import bots, metrics, parse, texts
 from bot.bots import think
 from bot.ceremony import DRAND_GRACE, Ceremony, keep_secrets
 from bot.clock import Clock, Randomness, SystemClock, SystemRandomness
@@ -56,6 +56,7 @@ class Settings:
     max_tables_per_channel: int = 20
     record_latency: bool = False
     tournaments: bool = False  # attach bot.tournaments (its own tables in the database)
+    metrics_port: int | None = None  # serve /metrics and /healthz there (bot.monitor)
     verify_page: str = VERIFY_PAGE  # the browser check /verify links to (web/verify)
     long_running: bool = False  # a bot process of its own: tune the garbage collector
 
@@ -113,10 +114,16 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self._started = False
         self.tournaments: Any = None  # the TournamentService, when attached
         self._hooks: set[asyncio.Task[None]] = set()
+        self.monitor: Any = None  # bot.monitor.Monitor, with settings.metrics_port
         self._leases: LeaseKeeper | None = None
 
     async def start(self) -> None:
         """Run migrations, resume every unfinished table, arm its deadline."""
+        if self.settings.metrics_port is not None:  # first: /healthz says "starting"
+            from bot.monitor import Monitor
+
+            self.monitor = Monitor(self, self.settings.metrics_port)
+            await self.monitor.start()
         await self.store.migrate()
         self.scheduler.start()
         serves = getattr(self.platform, "serves", None)  # a shard serves some channels only
@@ -124,6 +131,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self._started = True
         if self.settings.long_running:
             tune_gc()
+        metrics.watch(self)
         self._update_idle()
         if self.store.shared:  # other processes may take tables over, and leave theirs
             self.store.lease_lost = self.drop_tables
@@ -208,6 +216,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             await self.store.flush()  # what was handed in is committed under our leases,
             await self.store.release_leases()  # then another process may take them at once
         await self.store.close()
+        if self.monitor is not None:
+            await self.monitor.stop()
 
     def busy(self) -> bool:
         """Is any match in progress?"""
@@ -488,6 +498,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         )
         await self._after_change(t, events, actor=seat)
         self.actions_applied += 1
+        metrics.action(t.channel, t.settings.ruleset, by, time.perf_counter() - t0)
         if self.settings.record_latency:
             self.latencies.append(time.perf_counter() - t0)
 

@@ -24,6 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from typing import Any
 
+from bot import metrics
 from engine import Action
 
 log = logging.getLogger(__name__)
@@ -155,6 +156,7 @@ def _watch_parent(lifeline: Connection) -> None:
     threading.Thread(target=watch, name="watch-bot", daemon=True).start()
 
 
+@metrics.timed_think
 async def think(view: Any, level: str, seed: int) -> Action:
     """:func:`choose`, where it costs the event loop nothing: easy and normal decide here
     (a few microseconds, less than a trip to another process), hard and expert in the

@@ -10,7 +10,7 @@ import asyncio
 import logging
 from typing import Any
 
-from bot import parse, redact, texts
+from bot import metrics, parse, redact, texts
 from bot.i18n import _
 from bot.inputs import Ctx as _Ctx
 from bot.inputs import Refused
@@ -200,6 +200,7 @@ class Ceremony:
                     ],
                 )
             else:
+                metrics.drand_beacon("fallback")
                 await self._record(t, [("drand_timeout", {"round": run.drand_round})])
             await self._post_drand(t)
             await self._after_deal(t)
@@ -207,6 +208,7 @@ class Ceremony:
     async def _drand_timeout(self, t: Table) -> None:
         run = t.run
         assert run is not None
+        metrics.drand_beacon("fallback")
         await self._record(t, [("drand_timeout", {"round": run.drand_round})])
         task = self._drand_tasks.pop(t.id, None)
         if task is not None and task is not asyncio.current_task():

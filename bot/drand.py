@@ -24,6 +24,8 @@ from typing import Any, Protocol
 
 import httpx
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 QUICKNET_CHAIN_HASH = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
@@ -297,7 +299,9 @@ class DrandClient:
             if resp.status_code != 200:
                 log.info("drand relay %s answered %s for %s", relay, resp.status_code, path)
                 return None
-            return Beacon.from_json(resp.json())
+            beacon = Beacon.from_json(resp.json())
+            metrics.drand_beacon("fetched")
+            return beacon
         except Exception as exc:  # network, timeout, JSON, shape: try the next relay
             log.info("drand relay %s failed for %s: %s", relay, path, type(exc).__name__)
             return None
@@ -320,17 +324,22 @@ class DrandClient:
             if beacon.round != round:
                 log.warning("drand relay %s served round %s for %s", relay, beacon.round, round)
                 continue
-            if await verify_beacon_async(beacon, self.public_key):
+            if await self._verified(beacon):
                 return beacon
             log.warning("drand relay %s served a beacon that does not verify", relay)
         return None
+
+    async def _verified(self, beacon: Beacon) -> bool:
+        ok = await verify_beacon_async(beacon, self.public_key)
+        metrics.drand_beacon("verified" if ok else "rejected")
+        return ok
 
     async def latest(self) -> Beacon | None:
         """The newest verified beacon any relay serves, or None."""
         try:
             for relay in self.relays:
                 beacon = await self._from_relay(relay, "latest")
-                if beacon is not None and await verify_beacon_async(beacon, self.public_key):
+                if beacon is not None and await self._verified(beacon):
                     return beacon
         except asyncio.CancelledError:
             raise

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot import render, texts
+from bot import metrics, render, texts
 from bot.i18n import _, has_text
 from bot.platform import Button, Channel, Post
 from bot.table import Table
@@ -70,6 +70,7 @@ class Posting:
         except Exception:
             log.exception("could not deliver post %s", post.key)
 
+    @metrics.timed_picture
     async def _picture(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes | None:
         """A picture drawn in a worker thread (Pillow), so the tables keep moving."""
         try:

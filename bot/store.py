@@ -32,6 +32,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot import metrics
 from bot.inputs import Refused
 
 log = logging.getLogger(__name__)
@@ -401,6 +402,7 @@ class SQLiteStore(Store):
 
     # --- writing ---------------------------------------------------------------------
 
+    @metrics.timed_commit
     async def _commit(self, w: Write) -> None:
         """One transaction for ``w``, run in one trip to aiosqlite's thread (so a busy event
         loop does not stretch a commit over many hops)."""

@@ -26,6 +26,7 @@ from typing import Any
 
 import asyncpg
 
+from bot import metrics
 from bot.sql import dollar
 from bot.store import (
     Deadline,
@@ -185,6 +186,7 @@ class PostgresStore(Store):
 
     # --- writing ---------------------------------------------------------------------
 
+    @metrics.timed_commit
     async def _commit(self, w: Write) -> None:
         touched = sorted(w.touched())
         async with self._pool.acquire() as c, c.transaction():

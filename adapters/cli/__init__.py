@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "adapters.cli.verify_command",  # verify (fair deal)
     "adapters.cli.bot_commands",  # run, export
     "adapters.cli.tournament_commands",  # tournament simulate
+    "adapters.cli.ops_commands",  # backup, admin
 )
 
 

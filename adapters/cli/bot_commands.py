@@ -17,8 +17,10 @@ import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from adapters.cli import types
+from bot.logs import FORMATS
 
 DEFAULT_DB = "belote.db"
 DB_HELP = (
@@ -28,10 +30,32 @@ DB_HELP = (
 
 
 def default_db() -> str:
-    return os.environ.get("DATABASE_URL") or os.environ.get("BELOTE_DB") or DEFAULT_DB
+    """``DATABASE_URL``, else ``BELOTE_DB`` (environment or .env), else belote.db."""
+    return _env("DATABASE_URL", None) or _env("BELOTE_DB", DEFAULT_DB)
 
 
 SOLO_PICTURES = "belote-pictures"
+log = logging.getLogger("belote")
+
+
+def _env(name: str, default: Any) -> Any:
+    """An option's default: the BELOTE_* setting when set (environment or .env), so a
+    container or a systemd unit configures the bot without a command line."""
+    value = _settings().get(name, "").strip()
+    return value if value else default
+
+
+def _flag(name: str) -> bool:
+    return _settings().get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _list(name: str) -> list[str] | None:
+    items = [v.strip() for v in _settings().get(name, "").split(",") if v.strip()]
+    return items or None
+
+
+def _settings() -> dict[str, str]:
+    return {**read_dotenv(), **os.environ}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,11 +64,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run the bot: in the terminal, or on Discord / Telegram",
         description="Run the bot. With no chat token configured, plays in the terminal.",
     )
-    p.add_argument("--platform", choices=("console", "discord", "telegram"), default=None)
+    p.add_argument(
+        "--platform",
+        choices=("console", "discord", "telegram"),
+        default=_env("BELOTE_PLATFORM", None),
+    )
     p.add_argument("--db", default=default_db(), help=DB_HELP)
     p.add_argument(
         "--owner",
-        default=os.environ.get("BELOTE_OWNER"),
+        default=_env("BELOTE_OWNER", None),
         help="PostgreSQL: this process's name in the table leases (unique per live process;"
         " restarted under the same name it takes its tables back at once)",
     )
@@ -65,23 +93,54 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--shard-count", type=types.whole(1, 65_536), default=None, metavar="N", help="shards"
     )
-    p.add_argument("--bot-delay", type=types.bot_delay, default=1.0, metavar="S", help="bot pause")
-    p.add_argument("--fast", action="store_true", help="no pause, no seed window")
-    p.add_argument("--no-drand", action="store_true", help="deal without drand")
-    p.add_argument("--drand-relay", action="append", metavar="URL", help="drand relay URL")
     p.add_argument(
-        "--timer", type=types.default_timer, default=60.0, metavar="S", help="turn timer"
+        "--bot-delay",
+        type=types.bot_delay,
+        default=_env("BELOTE_BOT_DELAY", 1.0),
+        metavar="S",
+        help="bot pause",
+    )
+    p.add_argument("--fast", action="store_true", help="no pause, no seed window")
+    p.add_argument(
+        "--no-drand",
+        action="store_true",
+        default=_flag("BELOTE_NO_DRAND"),
+        help="deal without drand",
     )
     p.add_argument(
-        "--window", type=types.seed_window, default=20.0, metavar="S", help="seed window"
+        "--drand-relay",
+        action="append",
+        metavar="URL",
+        default=_list("BELOTE_DRAND_RELAYS"),
+        help="drand relay URL",
+    )
+    p.add_argument(
+        "--timer",
+        type=types.default_timer,
+        default=_env("BELOTE_TIMER", 60.0),
+        metavar="S",
+        help="turn timer",
+    )
+    p.add_argument(
+        "--window",
+        type=types.seed_window,
+        default=_env("BELOTE_WINDOW", 20.0),
+        metavar="S",
+        help="seed window",
     )
     rules = "classic|club|bulgarian"
-    p.add_argument("--ruleset", type=types.ruleset, metavar=rules, help="new tables' rules (club)")
+    p.add_argument(
+        "--ruleset",
+        type=types.ruleset,
+        default=_env("BELOTE_RULESET", None),
+        metavar=rules,
+        help="new tables' rules (club)",
+    )
     p.add_argument("--target", type=types.target, metavar="N", help="console: points to win")
     p.add_argument("--lang", metavar="LANG", help="console: en, fr or bg (default: from $LANG)")
     p.add_argument(
         "--verify-page",
-        default=os.environ.get("BELOTE_VERIFY_PAGE"),
+        default=_env("BELOTE_VERIFY_PAGE", None),
         metavar="URL",
         help="the browser check /verify links to (default: the docs' web/verify)",
     )
@@ -89,7 +148,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
     p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
     p.add_argument("--random-seed", default=None, help=argparse.SUPPRESS)  # tests only
-    p.add_argument("--log-level", default="WARNING")
+    p.add_argument("--log-level", default=_env("BELOTE_LOG_LEVEL", "WARNING"))
+    p.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default=_env("BELOTE_LOG_FORMAT", "text"),
+        help="text: one line an event; json: one JSON object an event",
+    )
+    p.add_argument(
+        "--log-wire",
+        action="store_true",
+        default=_flag("BELOTE_LOG_WIRE"),
+        help="with DEBUG, the libraries' raw traffic too (platform debugging only: it shows "
+        "what players type before the bot knows it is a secret)",
+    )
+    p.add_argument(
+        "--metrics-port",
+        type=types.whole(0, 65535),
+        default=_env("BELOTE_METRICS_PORT", None),
+        metavar="PORT",
+        help="serve Prometheus /metrics and /healthz on this port",
+    )
     p.set_defaults(func=run_command)
 
     e = subparsers.add_parser(
@@ -167,6 +246,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             ruleset=args.ruleset or "club",
             render_images=bool(getattr(args, "images", None)) or args.platform != "console",
             tournaments=True,
+            metrics_port=args.metrics_port,
             long_running=True,
         )
         if getattr(args, "verify_page", None):
@@ -184,10 +264,20 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING))
-    from bot import redact
+    from bot import logs
 
-    redact.install()  # tokens and unrevealed seeds never reach the log
+    logs.setup(args.log_level, args.log_format, env=_settings(), wire=args.log_wire)
+    logs.register_secrets({"DATABASE_URL": str(args.db)})  # a --db URL's password too
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception:
+        log.exception("the bot stopped on an error")
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
     args.platform = choose_platform(args.platform)
     try:
         options = shard_options(args)

@@ -24,10 +24,11 @@ from adapters.discord.adapter import DEFER_AFTER, CoreApp, DiscordAdapter
 from adapters.discord.commands import register_commands
 from adapters.discord.config import read_token
 from adapters.discord.messages import PublicMessages
+from adapters.discord.metering import metered
 from adapters.discord.shards import Shards
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.widgets import ActionButton
-from bot import redact
+from bot import metrics, redact
 from bot.platform import Platform
 from bot.store import is_postgres
 
@@ -56,6 +57,7 @@ class BeloteClient(discord.Client):
             intents=discord.Intents(guilds=True),  # not privileged: channel objects only
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=metered(),  # every REST answer: errors and rate limits counted
             **sharding,
         )
         self.tree = app_commands.CommandTree(self)
@@ -64,6 +66,15 @@ class BeloteClient(discord.Client):
         self.translator: app_commands.Translator = CatalogTranslator()
         self.guild_ids = guild_ids
         register_commands(self.tree, self.adapter)
+
+    async def on_ready(self) -> None:
+        metrics.connected("discord", True)
+
+    async def on_resumed(self) -> None:
+        metrics.connected("discord", True)
+
+    async def on_disconnect(self) -> None:
+        metrics.connected("discord", False)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A click on one of our buttons that is no longer on the message (an old client
@@ -142,6 +153,7 @@ class DiscordBot:
     async def start(self) -> None:
         """Log in, start the core, connect the gateway (in the background); returns when
         the bot is ready to answer interactions."""
+        metrics.connected("discord", False)  # /healthz: not ready until the gateway is
         redact.register(self._token)  # no log line shows it (see bot.redact)
         redact.install()
         await self.client.login(self._token)

@@ -341,6 +341,12 @@ def register_event_commands(tree: app_commands.CommandTree, run: Run) -> None:
     ):
         event_sub(ladder, sub, description)
 
+    @ladder.command(name="drop", description="Drop a player (organiser or Manage Server)")
+    async def l_drop(
+        interaction: discord.Interaction, player: str, id: EventId | None = None
+    ) -> None:
+        await run(interaction, words("/ladder drop", player, _event(id)))
+
     tree.add_command(ladder)
 
     @tree.command(name="stats", description="Ratings of a player (default: you)")

@@ -18,10 +18,10 @@ from typing import Any
 from aiohttp import web
 from telegram import Update
 from telegram.constants import UpdateType
-from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
+from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
 
 from adapters.cli.signals import stop_on_signals
-from bot import redact
+from bot import metrics, redact
 from bot.platform import Button, Platform, Post
 
 from .commands import core_commands, menu_languages, scopes
@@ -30,6 +30,7 @@ from .delivery import Outbox, describe
 from .handlers import Bridge
 from .links import hand_link
 from .memory import Memory
+from .metering import MeteredRateLimiter
 
 log = logging.getLogger(__name__)
 
@@ -75,13 +76,14 @@ class TelegramAdapter:
 
     async def start(self) -> None:
         """Connect (getMe), open the core and memory, set the menus, start receiving."""
+        metrics.connected("telegram", False)  # /healthz: not until updates come in
         self._guard_logs()
         limits = self._limits
         builder = (
             Application.builder()
             .token(self.config.token)
             .rate_limiter(
-                AIORateLimiter(
+                MeteredRateLimiter(
                     overall_max_rate=limits.overall_per_second,
                     overall_time_period=1,
                     group_max_rate=limits.group_per_period,
@@ -138,6 +140,7 @@ class TelegramAdapter:
             )
         else:
             await self._start_webhook(self.config.webhook)
+        metrics.connected("telegram", True)
         log.info("Telegram bot @%s is running", username)
 
     async def stop(self) -> None:
@@ -145,6 +148,7 @@ class TelegramAdapter:
         ptb = self.ptb
         if ptb is None:
             return
+        metrics.connected("telegram", False)
         if ptb.updater is not None and ptb.updater.running:
             await ptb.updater.stop()
         if self._web is not None:

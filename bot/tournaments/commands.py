@@ -39,7 +39,7 @@ TOURNAMENT_USAGE = (
 )
 LADDER_USAGE = (
     "/ladder create [RULESET] [NAME] [--days N] [--win N] [--draw N] [--loss N]"
-    " [--opens-in HOURS] | join | withdraw | info | standings [#ID]"
+    " [--opens-in HOURS] | join | withdraw | info | standings [#ID] | drop PLAYER [#ID]"
 )
 
 # option -> (Numbers field, lowest, highest)
@@ -216,15 +216,23 @@ async def _tournament(app: Any, user: User, channel: Channel, args: list[str]) -
     if sub == "pairings":
         return [Reply(pairings_text(service, _pick(service, channel, rest, ladder=False), loc))]
     if sub == "drop":
-        if not rest or rest[0].startswith("#"):
-            raise Refusal("tour-err-usage", usage="/tournament drop PLAYER [#ID]")
-        t = _pick(service, channel, rest[1:], ladder=False)
-        who = rest[0]
-        p = await service.drop(t.id, user.id, user.is_admin, who)
-        return [Reply(tt("tour-dropped", loc, who=p.name, name=t.name))]
+        return await _drop(service, user, channel, rest, ladder=False)
     if sub == "result":
         return await _result(service, user, channel, rest)
     raise Refusal("tour-err-usage", usage=TOURNAMENT_USAGE)
+
+
+async def _drop(
+    service: TournamentService, user: User, channel: Channel, rest: list[str], *, ladder: bool
+) -> list[Reply]:
+    """``drop PLAYER [#ID]``: the organiser or a server admin removes a player (a bot
+    account, someone who vanished); they keep what they scored and are not paired again."""
+    if not rest or rest[0].startswith("#"):
+        usage = f"/{'ladder' if ladder else 'tournament'} drop PLAYER [#ID]"
+        raise Refusal("tour-err-usage", usage=usage)
+    t = _pick(service, channel, rest[1:], ladder=ladder)
+    p = await service.drop(t.id, user.id, user.is_admin, rest[0])
+    return [Reply(tt("tour-dropped", user.locale, who=p.name, name=t.name))]
 
 
 async def _result(
@@ -352,6 +360,8 @@ async def _ladder(app: Any, user: User, channel: Channel, args: list[str]) -> li
         t = _pick(service, channel, rest, ladder=True)
         await service.withdraw(t.id, user.id)
         return [Reply(tt("tour-withdrew", loc, name=t.name))]
+    if sub == "drop":
+        return await _drop(service, user, channel, rest, ladder=True)
     if sub == "info":
         return [Reply(info_text(service, _pick(service, channel, rest, ladder=True), loc))]
     if sub == "standings":

@@ -34,6 +34,7 @@ async def test_cli_runs_the_bot_until_sigterm(tmp_path: Path) -> None:
             "--no-drand",
             "--log-level",
             "DEBUG",
+            "--log-wire",  # the libraries' raw traffic too
             cwd=tmp_path,
             env=env,
             stdout=asyncio.subprocess.PIPE,

@@ -163,3 +163,22 @@ async def test_the_page_buttons(app) -> None:
         [r] = await handle_tournament_press(app, user(3), HERE, stale)
         assert not r.ok
     assert set(app.tournaments.get(1).players) == {"test:2"}
+
+
+async def test_a_server_admin_drops_a_player_from_a_ladder(app) -> None:
+    """A bot account (or anyone) removed from a ladder by its organiser or a server admin:
+    not by another player; once out, out of the standings' active list."""
+    [r] = await cmd(app, user(1), "/ladder create club Spring --days 7")
+    assert r.ok, r.text
+    for n in (1, 2, 3):
+        assert (await cmd(app, user(n), "/ladder join"))[0].ok
+    t = app.tournaments.get(1)
+    [r] = await cmd(app, user(2), "/ladder drop Player3")
+    assert not r.ok and t.players["test:3"].status == "in"  # not the organiser
+    [r] = await cmd(app, user(1), "/ladder drop")
+    assert not r.ok and "/ladder drop PLAYER" in r.text
+    [r] = await cmd(app, user(9, admin=True), "/ladder drop Player3")
+    assert r.ok, r.text
+    assert "Player3" in r.text and t.players["test:3"].status == "out"
+    [r] = await cmd(app, user(1), "/ladder drop Player3")
+    assert not r.ok  # already out
