@@ -78,15 +78,18 @@ class BeloteClient(discord.Client):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A click on one of our buttons that is no longer on the message (an old client
-        still showing a stale hand): discord.py's dynamic items skip those, but the player
-        must hear why nothing happened, so the core gets the press and answers it."""
+        still showing a stale hand), or with a custom id we never made (a forged request):
+        discord.py's dynamic items skip those, but the player must hear why nothing
+        happened (else the button spins, then "This interaction failed"), so the core gets
+        the press and answers it. Discord sends a component interaction only to the app
+        whose message it is on, so every one that reaches us is ours to answer."""
         if interaction.type != discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         parsed = ActionButton.parse(custom_id)
-        if parsed is None or _on_message(interaction.message, custom_id):
-            return  # not ours, or ActionButton.callback handles it
-        action, place = parsed
+        if parsed is not None and _on_message(interaction.message, custom_id):
+            return  # ActionButton.callback handles it
+        action, place = parsed if parsed is not None else (custom_id, None)
         await self.adapter.on_press(interaction, action, place=place)
 
     async def setup_hook(self) -> None:

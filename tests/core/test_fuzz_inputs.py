@@ -163,7 +163,17 @@ def snapshot(h: Harness) -> tuple[Any, ...]:
         rows = {n: sorted(map(repr, db.execute(f'SELECT * FROM "{n}"'))) for n in sorted(names)}
     finally:
         db.close()
-    memory = sorted(
+    memory = tables_in_memory(h.app)
+    service = h.app.tournaments
+    events = sorted(
+        (t.id, t.status, repr(sorted(t.players.items()))) for t in service.tournaments.values()
+    )
+    return rows, memory, events
+
+
+def tables_in_memory(app: Any) -> list[tuple[Any, ...]]:
+    """What a refusal must not change in the core's tables (also the chat abuse runs')."""
+    return sorted(
         (
             t.id,
             t.status,
@@ -171,13 +181,8 @@ def snapshot(h: Harness) -> tuple[Any, ...]:
             repr(t.settings),
             None if t.run is None else (t.run.seq, t.run.phase, tuple(t.run.seat_seeds)),
         )
-        for t in h.app.tables.values()
+        for t in app.tables.values()
     )
-    service = h.app.tournaments
-    events = sorted(
-        (t.id, t.status, repr(sorted(t.players.items()))) for t in service.tournaments.values()
-    )
-    return rows, memory, events
 
 
 class Errors(logging.Handler):
