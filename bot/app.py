@@ -28,7 +28,7 @@ from bot.leases import LeaseKeeper
 from bot.lobby import Lobby
 from bot.platform import Channel, NullPlatform, Platform, Reply, User
 from bot.posting import Posting, Renderer
-from bot.scheduler import ApsScheduler, Scheduler
+from bot.scheduler import ApsScheduler, Scheduler, settle
 from bot.store import Deadline, LeaseLost, LogEntry, Store, TableRow, Write
 from bot.table import MatchRun, Table, ai_seed
 from bot.tournament_host import TournamentHost
@@ -203,6 +203,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         if self._hooks:
             await asyncio.gather(*self._hooks, return_exceptions=True)
         self.scheduler.shutdown()
+        await settle()  # a bot's move under way is committed before the leases go back
         await bots.pool.shutdown()
         service = self.tournaments
         if service is not None:

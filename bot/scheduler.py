@@ -48,6 +48,14 @@ def _start_task(key: str, callback: Callback) -> None:
     task.add_done_callback(_running.discard)
 
 
+async def settle(timeout: float = 5.0) -> None:
+    """Wait, a bounded time, for the deadline callbacks already running: a stop that gave
+    the tables' leases back or closed the store under them would orphan their commit."""
+    tasks = [t for t in _running if t is not asyncio.current_task()]
+    if tasks:
+        await asyncio.wait(tasks, timeout=timeout)
+
+
 async def _spawn(key: str, callback: Callback) -> None:
     """APScheduler's job: hand the callback to its own task and return at once, so a
     callback that re-arms its own key is never "still running" when the next one is due."""
