@@ -499,9 +499,10 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         )
         await self._after_change(t, events, actor=seat)
         self.actions_applied += 1
-        metrics.action(t.channel, t.settings.ruleset, by, time.perf_counter() - t0)
+        took = time.perf_counter() - t0
+        metrics.action(t.channel, t.settings.ruleset, by, took)
         if self.settings.record_latency:
-            self.latencies.append(time.perf_counter() - t0)
+            self.latencies.append(took)
 
     async def _after_change(self, t: Table, events: list[Any], actor: int | None = None) -> None:
         run = t.run
