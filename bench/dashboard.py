@@ -318,9 +318,9 @@ async def load_run(args: argparse.Namespace) -> list[Scrape]:
     import httpx
 
     from bot.app import BeloteApp, Settings
-    from bot.clock import SeededRandomness
-    from bot.drand import DrandClient
+    from bot.ops.clock import SeededRandomness
     from bot.platform import Channel, NullPlatform, User
+    from bot.proof.drand import DrandClient
     from bot.store import Store
     from tests.fakes.drand_relay import drand_relay
 

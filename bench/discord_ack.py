@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from adapters.discord import DiscordBot
 from bot.app import BeloteApp, Settings
+from bot.ops.scheduler import ApsScheduler
 from bot.platform import Platform
-from bot.scheduler import ApsScheduler
 from bot.store import Store
 from tests.fakes.discord import fake_discord
 from tests.fakes.discord.players import open_table, percentile, play

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import drand
-from bot.drand import BACKENDS, Beacon, verify_beacon
+from bot.proof import drand
+from bot.proof.drand import BACKENDS, Beacon, verify_beacon
 
 R1 = Beacon(
     1,

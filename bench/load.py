@@ -2,7 +2,7 @@
 
 Each bot moves a ``--bot-delay`` after the previous move (a person's pace is a move every
 few seconds) and thinks as in production: easy and normal in the event loop, hard and
-expert in the process pool (``bot.bots``). Prints live tables, actions a second, the
+expert in the process pool (``bot.play.thinking``). Prints live tables, actions a second, the
 p50/p99 latency of handling an action (commit + apply + building the posts), the loop's
 CPU an action, the bots' think time (asking to answer, the pool's queue included), how
 late the bots' timers fire, the CPU a table-minute (this process and its thinking
@@ -36,10 +36,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import bots
 from bot.app import BeloteApp, Settings
-from bot.clock import SeededRandomness
+from bot.ops.clock import SeededRandomness
 from bot.platform import Channel, NullPlatform, User
+from bot.play import thinking
 from bot.store import Store, is_postgres, open_store
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -107,8 +107,8 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
     )
     app = BeloteApp(store, NullPlatform(), settings=settings, randomness=SeededRandomness(1))
     await app.start()
-    if args.level in bots.SEARCHING_LEVELS:
-        await bots.pool.warm()  # its processes exist before the memory baseline
+    if args.level in thinking.SEARCHING_LEVELS:
+        await thinking.pool.warm()  # its processes exist before the memory baseline
     gc.collect()
     rss0 = rss_bytes()
     t0 = time.perf_counter()
@@ -121,7 +121,7 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
     app.think_times.clear()
     app.deadline_lags.clear()
     a0, c0 = app.actions_applied, store.commits
-    pids = bots.pool.pids()
+    pids = thinking.pool.pids()
     pool0 = {p: cpu_seconds(p) for p in pids}
     pauses: list[float] = []
     began = [0.0]
@@ -151,7 +151,7 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
         profiler.disable()
         profiler.dump_stats(args.profile)
     cpu = cpu_seconds() - cpu0
-    pool_cpu = sum(cpu_seconds(p) - pool0.get(p, 0.0) for p in bots.pool.pids())
+    pool_cpu = sum(cpu_seconds(p) - pool0.get(p, 0.0) for p in thinking.pool.pids())
     gc.collect()
     result = {
         "tables": args.tables,
@@ -167,10 +167,10 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
         "loop_cpu": loop_cpu,
         "cpu": cpu,
         "pool_cpu": pool_cpu,
-        "pool_workers": len(bots.pool.pids()),
+        "pool_workers": len(thinking.pool.pids()),
         "rss_tables": rss_bytes() - rss0,
         "rss": rss_bytes(),
-        "pool_rss": sum(rss_bytes(p) for p in bots.pool.pids()),
+        "pool_rss": sum(rss_bytes(p) for p in thinking.pool.pids()),
         "db": where,
     }
     await app.stop()
@@ -189,7 +189,9 @@ def report(args: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
     lags = [x * 1000 for r in runs for x in r["lags"]]
     cpu = total("cpu") + total("pool_cpu")
     table_minutes = tables * elapsed / 60
-    where = "in the process pool" if args.level in bots.SEARCHING_LEVELS else "in the event loop"
+    where = (
+        "in the process pool" if args.level in thinking.SEARCHING_LEVELS else "in the event loop"
+    )
     print(
         f"live tables: {total('live'):.0f} of {tables:.0f} ({len(runs)} process(es), "
         f"{runs[0]['db']}, "

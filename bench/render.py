@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.render import (
+from bot.show.render import (
     render_deal_result,
     render_hand,
     render_replay,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.transcript import dumps
+from bot.proof.transcript import dumps
 from tests.browser.conftest import Site, ThreadedRelay, chromium_path
 from tests.fairdeal.conftest import make_transcript
 from tests.fakes.drand_relay import REAL_BEACONS

@@ -17,28 +17,31 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot import bots, metrics, parse, texts
-from bot.bots import think
-from bot.ceremony import DRAND_GRACE, Ceremony, keep_secrets
-from bot.clock import Clock, Randomness, SystemClock, SystemRandomness
-from bot.i18n import _
-from bot.inputs import Ctx as _Ctx
-from bot.inputs import Refused
-from bot.leases import LeaseKeeper
-from bot.lobby import Lobby
+from bot.commands import parse
+from bot.commands.inputs import Ctx as _Ctx
+from bot.commands.inputs import Refused
+from bot.ops import metrics
+from bot.ops.clock import Clock, Randomness, SystemClock, SystemRandomness
+from bot.ops.scheduler import ApsScheduler, Scheduler, settle
 from bot.platform import Channel, NullPlatform, Platform, Reply, User
-from bot.posting import Posting, Renderer
-from bot.scheduler import ApsScheduler, Scheduler, settle
+from bot.play import thinking
+from bot.play.ceremony import DRAND_GRACE, Ceremony, keep_secrets
+from bot.play.lobby import Lobby
+from bot.play.table import MatchRun, Table, ai_seed
+from bot.play.thinking import think
+from bot.play.tournament_tables import TournamentHost
+from bot.show import texts
+from bot.show.i18n import _
+from bot.show.posting import Posting, Renderer
 from bot.store import Deadline, LeaseLost, LogEntry, Store, TableRow, Write
-from bot.table import MatchRun, Table, ai_seed
-from bot.tournament_host import TournamentHost
+from bot.store.leases import LeaseKeeper
 from engine import Action, EngineError
 
 log = logging.getLogger(__name__)
 
 
 #: Where the docs publish web/verify, the page that checks a match in the player's browser.
-VERIFY_PAGE = "https://belote-bot.github.io/belote-bot/verify/"
+VERIFY_PAGE = "https://belote-bot.github.io/belote-bot/proof/verify/"
 
 
 @dataclass
@@ -56,7 +59,7 @@ class Settings:
     max_tables_per_channel: int = 20
     record_latency: bool = False
     tournaments: bool = False  # attach bot.tournaments (its own tables in the database)
-    metrics_port: int | None = None  # serve /metrics and /healthz there (bot.monitor)
+    metrics_port: int | None = None  # serve /metrics and /healthz there (bot.ops.monitor)
     verify_page: str = VERIFY_PAGE  # the browser check /verify links to (web/verify)
     long_running: bool = False  # a bot process of its own: tune the garbage collector
 
@@ -114,13 +117,13 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         self._started = False
         self.tournaments: Any = None  # the TournamentService, when attached
         self._hooks: set[asyncio.Task[None]] = set()
-        self.monitor: Any = None  # bot.monitor.Monitor, with settings.metrics_port
+        self.monitor: Any = None  # bot.ops.monitor.Monitor, with settings.metrics_port
         self._leases: LeaseKeeper | None = None
 
     async def start(self) -> None:
         """Run migrations, resume every unfinished table, arm its deadline."""
         if self.settings.metrics_port is not None:  # first: /healthz says "starting"
-            from bot.monitor import Monitor
+            from bot.ops.monitor import Monitor
 
             self.monitor = Monitor(self, self.settings.metrics_port)
             await self.monitor.start()
@@ -204,7 +207,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             await asyncio.gather(*self._hooks, return_exceptions=True)
         self.scheduler.shutdown()
         await settle()  # a bot's move under way is committed before the leases go back
-        await bots.pool.shutdown()
+        await thinking.pool.shutdown()
         service = self.tournaments
         if service is not None:
             close = getattr(service, "stop", None) or getattr(service, "close", None)

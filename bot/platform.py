@@ -53,7 +53,7 @@ class Post:
     buttons: Buttons = ()
     to_user: str | None = None  # a User.id: private to that user; None: public
     # ``text`` line by line, each with its kind (``"trick-won"``, ``"turn"``... see
-    # bot.texts.table_lines), for a platform that cannot edit a message (the terminal)
+    # bot.show.texts.table_lines), for a platform that cannot edit a message (the terminal)
     # and chooses which lines to print again; chat adapters ignore it.
     lines: tuple[tuple[str, str], ...] = ()
     # The moment a picture shows, ``m3-deal02-045`` (match, deal, log position), so that

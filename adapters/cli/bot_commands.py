@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.cli import types
-from bot.logs import FORMATS
+from bot.ops.logs import FORMATS
 
 DEFAULT_DB = "belote.db"
 DB_HELP = (
@@ -234,7 +234,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
 
     async def factory(platform):
         from bot.app import BeloteApp, Settings
-        from bot.clock import SeededRandomness, SystemRandomness
+        from bot.ops.clock import SeededRandomness, SystemRandomness
         from bot.store import open_store
 
         settings = Settings(
@@ -253,7 +253,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             settings.verify_page = args.verify_page
         drand = None
         if not args.no_drand:
-            from bot.drand import PUBLIC_RELAYS, DrandClient
+            from bot.proof.drand import PUBLIC_RELAYS, DrandClient
 
             drand = DrandClient(args.drand_relay or list(PUBLIC_RELAYS))
         randomness = SeededRandomness(args.random_seed) if args.random_seed else SystemRandomness()
@@ -264,7 +264,7 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from bot import logs
+    from bot.ops import logs
 
     logs.setup(args.log_level, args.log_format, env=_settings(), wire=args.log_wire)
     logs.register_secrets({"DATABASE_URL": str(args.db)})  # a --db URL's password too
@@ -353,8 +353,8 @@ def export_command(args: argparse.Namespace) -> int:
 
 async def _export(args: argparse.Namespace) -> int:
     from bot.app import BeloteApp
+    from bot.proof.transcript import dumps
     from bot.store import is_postgres, open_store
-    from bot.transcript import dumps
 
     if not is_postgres(args.db) and not Path(args.db).exists():
         print(f"No database at {args.db}.", file=sys.stderr)

@@ -217,12 +217,12 @@ async def _close(args: argparse.Namespace) -> int:
     """The core's own close, as a server admin, on a core that never starts (nothing is
     resumed, no bot moves): the same log entries as ``/table close`` in the chat."""
     from bot.app import BeloteApp, Settings
-    from bot.clock import SystemClock
-    from bot.inputs import Refused
-    from bot.parse import table_ref
+    from bot.commands.inputs import Refused
+    from bot.commands.parse import table_ref
+    from bot.ops.clock import SystemClock
+    from bot.ops.scheduler import FakeScheduler
     from bot.platform import Channel, NullPlatform, User
-    from bot.scheduler import FakeScheduler
-    from bot.table import MatchRun, Table
+    from bot.play.table import MatchRun, Table
 
     try:
         table_id = table_ref(args.table)
@@ -264,7 +264,7 @@ async def _close(args: argparse.Namespace) -> int:
 
 async def _export_all(args: argparse.Namespace) -> int:
     from bot.app import BeloteApp
-    from bot.transcript import dumps
+    from bot.proof.transcript import dumps
 
     store = await _open(args)
     if store is None:

@@ -1,4 +1,4 @@
-"""Argparse ``type=`` functions: the CLI's options read by :mod:`bot.parse`, the same
+"""Argparse ``type=`` functions: the CLI's options read by :mod:`bot.commands.parse`, the same
 readers as the chat commands, with the same texts (in English: the CLI speaks English).
 
 A refusal becomes argparse's usage error (``belote: error: argument --timer: ...``, exit
@@ -12,9 +12,9 @@ import argparse
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from bot import parse
-from bot.i18n import _
-from bot.inputs import Refused
+from bot.commands import parse
+from bot.commands.inputs import Refused
+from bot.show.i18n import _
 
 T = TypeVar("T")
 

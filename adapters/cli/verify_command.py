@@ -11,9 +11,9 @@ import asyncio
 import sys
 
 from adapters.cli import types
-from bot.drand import PUBLIC_RELAYS, DrandClient
-from bot.transcript import Transcript, TranscriptError, load
-from bot.verify import VerifyReport, verify_transcript
+from bot.proof.drand import PUBLIC_RELAYS, DrandClient
+from bot.proof.transcript import Transcript, TranscriptError, load
+from bot.proof.verify import VerifyReport, verify_transcript
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

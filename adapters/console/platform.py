@@ -25,8 +25,8 @@ import unicodedata
 from pathlib import Path
 from typing import TextIO
 
-from bot.i18n import _
 from bot.platform import Post, Reply
+from bot.show.i18n import _
 
 USER_PREFIX = "console:"
 

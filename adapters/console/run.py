@@ -26,11 +26,11 @@ from typing import TextIO
 
 from adapters.console.keyboard import LineReader
 from adapters.console.platform import USER_PREFIX, ConsolePlatform
-from bot import redact
 from bot.app import BeloteApp
-from bot.i18n import _
+from bot.ops import redact
 from bot.platform import Channel, User
-from bot.table import Table
+from bot.play.table import Table
+from bot.show.i18n import _
 from engine import RULESETS
 
 CHANNEL = Channel("console:table")

@@ -6,7 +6,7 @@ Each interaction is answered within Discord's 3 s: the core runs as a task, and 
 not finished after ``defer_after`` seconds the interaction is deferred first.
 
 Outbound, :meth:`DiscordAdapter.deliver` is the core's ``Platform``. It never waits on
-Discord: it puts the post in a delivery queue (:mod:`bot.delivery`) and returns, so the
+Discord: it puts the post in a delivery queue (:mod:`bot.ops.delivery`) and returns, so the
 core releases the table's lock at once. A lane per channel sends its public messages and a
 lane per player their private ones, in order, a newer version of a message replacing the
 one still waiting (the table message jumps to its latest state under a rate limit):
@@ -69,9 +69,9 @@ from adapters.discord.messages import (
     dm_key,
 )
 from adapters.discord.widgets import ActionButton, Shown, shown
-from bot.delivery import DeliveryQueue
-from bot.i18n import _, has_text
+from bot.ops.delivery import DeliveryQueue
 from bot.platform import Channel, Post, Reply, User
+from bot.show.i18n import _, has_text
 
 log = logging.getLogger(__name__)
 

@@ -28,7 +28,7 @@ from adapters.discord.metering import metered
 from adapters.discord.shards import Shards
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.widgets import ActionButton
-from bot import metrics, redact
+from bot.ops import metrics, redact
 from bot.platform import Platform
 from bot.store import is_postgres
 
@@ -154,7 +154,7 @@ class DiscordBot:
         """Log in, start the core, connect the gateway (in the background); returns when
         the bot is ready to answer interactions."""
         metrics.connected("discord", False)  # /healthz: not ready until the gateway is
-        redact.register(self._token)  # no log line shows it (see bot.redact)
+        redact.register(self._token)  # no log line shows it (see bot.ops.redact)
         redact.install()
         await self.client.login(self._token)
         self.app = await self._factory(self.client.adapter)

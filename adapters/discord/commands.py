@@ -15,7 +15,7 @@ from discord import app_commands
 from adapters.discord import queries
 from adapters.discord.adapter import DiscordAdapter
 from adapters.discord.ids import channel_of, user_of
-from bot.table import LEVELS
+from bot.play.table import LEVELS
 from engine import RULESETS
 
 RULESET_CHOICES = [app_commands.Choice(name=r, value=r) for r in RULESETS]

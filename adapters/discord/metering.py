@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import aiohttp
 
-from bot import metrics
+from bot.ops import metrics
 
 
 def metered() -> aiohttp.TraceConfig:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 import discord
 from discord import app_commands
 
-from bot.i18n import _, has_text
+from bot.show.i18n import _, has_text
 
 Location = app_commands.TranslationContextLocation
 TRANSLATED = (

@@ -64,7 +64,7 @@ def menu(names: tuple[str, ...], locale: str = "en") -> list[BotCommand]:
 
 def menu_languages() -> list[str | None]:
     """None (every language) first, then each catalog that translates the menu."""
-    from bot.i18n import LOCALE_DIR, has_text
+    from bot.show.i18n import LOCALE_DIR, has_text
 
     found = (
         sorted(p.name for p in LOCALE_DIR.iterdir() if p.is_dir()) if LOCALE_DIR.is_dir() else []

@@ -1,6 +1,6 @@
 """The core's posts as Telegram messages: sent once, then edited in place.
 
-Each chat is a lane of the core's delivery queue (:mod:`bot.delivery`): one worker and
+Each chat is a lane of the core's delivery queue (:mod:`bot.ops.delivery`): one worker and
 the post keys in the order they first came; a newer post for a key still waiting replaces
 it where it stands. So messages keep their order
 in a chat, and when the flood limits (PTB's AIORateLimiter) slow a busy group down, the
@@ -40,7 +40,7 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot.delivery import DeliveryQueue
+from bot.ops.delivery import DeliveryQueue
 from bot.platform import Button, Post
 
 from . import ids

@@ -19,7 +19,7 @@ from bot.platform import Channel
 
 from . import ids
 
-# ASCII digits, bounded: a /start typed by hand may carry anything (see bot.parse)
+# ASCII digits, bounded: a /start typed by hand may carry anything (see bot.commands.parse)
 HAND_ACTION = re.compile(r"^(t[0-9]{1,18}):[0-9]{1,9}:-:hand$")
 PAYLOAD = re.compile(r"^(t[0-9]{1,18})_(-?[0-9]{1,19})(?:_([0-9]{1,19}))?$")
 

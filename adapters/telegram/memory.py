@@ -10,7 +10,7 @@
 - for each message in a private chat, the table's channel it belongs to: a button pressed
   there is the core's action *at that table*, so it must reach the core with that channel.
 
-Its own connection to the bot's database (the SQLite file, or PostgreSQL: ``bot.sql``),
+Its own connection to the bot's database (the SQLite file, or PostgreSQL: ``bot.store.sql``),
 own ``telegram_*`` tables. Telegram ids go beyond 32 bits: BIGINT columns.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.sql import Database, connect
+from bot.store.sql import Database, connect
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS telegram_messages (

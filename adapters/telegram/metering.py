@@ -12,7 +12,7 @@ from typing import Any
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import AIORateLimiter
 
-from bot import metrics
+from bot.ops import metrics
 
 
 class MeteredRateLimiter(AIORateLimiter):

@@ -21,7 +21,7 @@ from telegram.constants import UpdateType
 from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
 
 from adapters.cli.signals import stop_on_signals
-from bot import metrics, redact
+from bot.ops import metrics, redact
 from bot.platform import Button, Platform, Post
 
 from .commands import core_commands, menu_languages, scopes
@@ -194,7 +194,7 @@ class TelegramAdapter:
         log.error("error while handling an update: %s\n%s", describe(error), redact.redact(trace))
 
     def _guard_logs(self) -> None:
-        """No log line shows the token: it is a secret of bot.redact's registry, whose
+        """No log line shows the token: it is a secret of bot.ops.redact's registry, whose
         filter sits on the root handlers and on the loggers that name request URLs."""
         redact.register(self.config.token)
         logging.getLogger("httpx").setLevel(logging.WARNING)

@@ -6,7 +6,7 @@ used, so a missing catalog entry never shows a bare message id to a player.
 
 from __future__ import annotations
 
-from bot.i18n import _, has_text
+from bot.show.i18n import _, has_text
 
 ENGLISH: dict[str, str] = {
     "telegram-open-hand": "🂠 Open my hand",

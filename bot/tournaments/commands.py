@@ -13,11 +13,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from bot import parse
-from bot.inputs import Refused
+from bot.commands import parse
+from bot.commands.inputs import Refused
 from bot.platform import Channel, Reply, User
-from bot.ratings import PROVISIONAL_MATCHES
 from bot.tournaments.model import Format, Numbers, Outcome
+from bot.tournaments.ratings import PROVISIONAL_MATCHES
 from bot.tournaments.runner import (
     Refusal,
     TableHost,

@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from bot.clock import Clock
+from bot.ops.clock import Clock
+from bot.ops.scheduler import Scheduler
 from bot.platform import Button, Buttons, Channel, Platform, Post
-from bot.ratings import Ratings
-from bot.scheduler import Scheduler
 from bot.tournaments.formats import make_event
 from bot.tournaments.model import SEAT_SECONDS, Format, Match, NoPairing, Numbers, Outcome
+from bot.tournaments.ratings import Ratings
 from bot.tournaments.store import (
     AlreadyDone,
     Deadline,
@@ -906,9 +906,9 @@ def _shown(value: float) -> float | int:
 
 
 def render_picture(title: str, rows: list[dict[str, Any]], names: list[str]) -> bytes | None:
-    """The standings as a picture when bot/render can draw it; None means: text only."""
+    """The standings as a picture when bot/show/render can draw it; None means: text only."""
     try:
-        from bot.render import render_standings
+        from bot.show.render import render_standings
     except ImportError:
         return None
     try:

@@ -1,7 +1,7 @@
 """The tournaments' own tables, on their own connection to the bot's database (a SQLite
-file or PostgreSQL, through `bot.sql`: the same statements for both).
+file or PostgreSQL, through `bot.store.sql`: the same statements for both).
 
-The core owns `bot/store.py` and its migrations; tournaments keep a separate list of
+The core owns `bot/store/base.py` and its migrations; tournaments keep a separate list of
 migrations, numbered in a `tournament_schema` table, every statement `IF NOT EXISTS`. A
 tournament is saved whole (its row, players, tables and deadlines) in one transaction
 after every change, so a restart finds exactly what was last shown.
@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.ratings import SCHEMA as RATINGS_SCHEMA
-from bot.sql import Database, connect
+from bot.store.sql import Database, connect
 from bot.tournaments.event import Event
 from bot.tournaments.formats import load_event
 from bot.tournaments.model import Format, Numbers
+from bot.tournaments.ratings import SCHEMA as RATINGS_SCHEMA
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (

@@ -1,12 +1,12 @@
 # ruff: noqa: E501  (whole sentences read better unbroken)
 """Every text of tournaments, ladders and ratings, through the project's one translation
-function (`bot.i18n._`). Until these ids are in the catalogs, the English text below is
+function (`bot.show.i18n._`). Until these ids are in the catalogs, the English text below is
 used, formatted the same way; whole sentences with named placeholders only.
 """
 
 from __future__ import annotations
 
-from bot.i18n import _, has_text
+from bot.show.i18n import _, has_text
 
 ENGLISH: dict[str, str] = {
     # refusals

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from bot.drand import DrandClient
+from bot.proof.drand import DrandClient
 from tests.fakes.drand_relay import FakeDrandRelay
 
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -132,7 +132,7 @@ def relay_ok(relay: ThreadedRelay) -> Iterator[ThreadedRelay]:
 async def _bot_match(tmp: Path, relay_url: str) -> tuple[str, Any]:
     """A whole match at a table of one player and three bots, dealt with drand from the
     fake relay; then ``/verify``: the transcript is the file its answer attaches."""
-    from bot.drand import QUICKNET_GENESIS
+    from bot.proof.drand import QUICKNET_GENESIS
     from tests.core.harness import make_harness, table_with_bots
 
     client = DrandClient([relay_url], timeout=2.0)

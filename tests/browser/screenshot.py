@@ -29,7 +29,7 @@ def shoot(page: Any, site: Any, relay: Any, transcript: Any, out: Path, steps: i
 def main(out: Path = OUT) -> int:
     from playwright.sync_api import sync_playwright
 
-    from bot.transcript import dumps
+    from bot.proof.transcript import dumps
     from tests.browser.conftest import Site, ThreadedRelay, chromium_path
     from tests.fairdeal.conftest import make_transcript
 

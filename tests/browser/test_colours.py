@@ -1,11 +1,11 @@
-"""The page's replay is in the colours of the bot's pictures (bot/render/theme.py)."""
+"""The page's replay is in the colours of the bot's pictures (bot/show/render/theme.py)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from bot.render import theme
+from bot.show.render import theme
 
 CSS = Path(__file__).resolve().parents[2] / "web" / "verify" / "style.css"
 SUITS = {"clubs": 0, "diamonds": 1, "hearts": 2, "spades": 3}

@@ -83,7 +83,7 @@ def test_the_verify_answer_attaches_the_transcript_and_links_to_the_page(bot_ver
     [("bulgarian", True, 3, 0.0), ("classic", False, 11, 0.8), ("club", True, 5, 0.3)],
 )
 def test_every_ruleset_and_redeals_pass(page, site, relay_ok, ruleset, drand, seed, pass_bias):
-    from bot.transcript import dumps
+    from bot.proof.transcript import dumps
     from tests.fairdeal.conftest import make_transcript
 
     t = make_transcript(ruleset, drand=drand, seed=seed, pass_bias=pass_bias)
@@ -494,7 +494,7 @@ def test_a_match_not_over_says_to_come_back(page, site, relay_ok, genuine):
 
 
 def test_the_replay_shows_what_was_announced_with_a_card(page, site, relay_ok):
-    from bot.transcript import dumps
+    from bot.proof.transcript import dumps
     from tests.fairdeal.conftest import make_transcript
 
     t = make_transcript("club")  # deal 0 opens with seat 1's "play 8D melds"

@@ -7,7 +7,7 @@ import json
 
 from adapters.cli import build_parser, with_default_command
 from adapters.cli.bot_commands import choose_platform, read_dotenv, terminal_language
-from bot.transcript import loads
+from bot.proof.transcript import loads
 from tests.console.test_console import run_belote
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from adapters.cli import main
-from bot.transcript import dump
+from bot.proof.transcript import dump
 from tests.fairdeal.conftest import make_transcript
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from adapters.console.platform import ConsolePlatform
 from adapters.console.run import ConsoleOptions, run_console
 from bot.app import BeloteApp, Settings
-from bot.clock import SeededRandomness
+from bot.ops.clock import SeededRandomness
 from bot.store import Store
 
 EXAMPLES = max(10, int(os.environ.get("BELOTE_FUZZ_EXAMPLES", "400")) // 10)

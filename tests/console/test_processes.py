@@ -17,9 +17,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.bots import think
+from bot.play.table import MatchRun, ai_seed
+from bot.play.thinking import think
 from bot.store import LogEntry, open_store
-from bot.table import MatchRun, ai_seed
 from bot.tournaments.model import Format, Numbers
 from bot.tournaments.store import Deadline, Tournament, TournamentDB
 

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import BeloteApp, Settings
-from bot.clock import FakeClock, SeededRandomness
+from bot.ops.clock import FakeClock, SeededRandomness
+from bot.ops.scheduler import FakeScheduler
 from bot.platform import Channel, Post, RecordingPlatform, Reply, User
-from bot.scheduler import FakeScheduler
+from bot.show.texts import action_command
 from bot.store import Store
-from bot.texts import action_command
 
 CHANNEL = Channel("test:room")
 OTHER_CHANNEL = Channel("test:elsewhere")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.texts import action_command
+from bot.show.texts import action_command
 from engine import card_text
 from tests.core.harness import make_harness
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from bot import redact
+from bot.ops import redact
 from tests.core.harness import OTHER_CHANNEL, make_harness, table_with_bots
 
 

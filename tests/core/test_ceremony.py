@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.drand import QUICKNET_CHAIN_HASH, QUICKNET_GENESIS, DrandClient
-from bot.transcript import dumps
+from bot.proof.drand import QUICKNET_CHAIN_HASH, QUICKNET_GENESIS, DrandClient
+from bot.proof.transcript import dumps
 from engine import DeckInputs, shuffled_deck
 from tests.core.harness import make_harness, table_with_bots
 from tests.fakes.drand_relay import REAL_BEACONS, drand_relay

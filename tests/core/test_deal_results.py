@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.texts import choices
+from bot.show.texts import choices
 from engine import Action
 from tests.core.harness import make_harness, table_with_bots
 

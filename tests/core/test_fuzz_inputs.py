@@ -31,8 +31,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.i18n import _ as text_of
 from bot.platform import Channel, User
+from bot.show.i18n import _ as text_of
 from engine.match import Phase
 from tests.core.harness import CHANNEL, OTHER_CHANNEL, Harness, make_harness, user
 
@@ -147,7 +147,7 @@ async def build_world(path: Path) -> Harness:
 
 
 def _command_of(action: Any) -> str:
-    from bot.texts import action_command
+    from bot.show.texts import action_command
 
     return action_command(action).lstrip("/")
 
@@ -187,14 +187,14 @@ def tables_in_memory(app: Any) -> list[tuple[Any, ...]]:
 
 class Errors(logging.Handler):
     """Every error logged, and every text a user would read raw (a refusal whose id has
-    no catalog text, or whose placeholders do not fit, is logged by bot.i18n)."""
+    no catalog text, or whose placeholders do not fit, is logged by bot.show.i18n)."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.records: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.levelno >= logging.ERROR or record.name == "bot.i18n":
+        if record.levelno >= logging.ERROR or record.name == "bot.show.i18n":
             self.records.append(record)
 
 

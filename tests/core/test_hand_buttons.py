@@ -7,7 +7,7 @@ changes.
 
 from __future__ import annotations
 
-from bot import texts
+from bot.show import texts
 from engine import Action, card_text
 from tests.core.harness import make_harness, table_with_bots
 

@@ -1,9 +1,9 @@
-"""Secrets registered with bot.redact never reach a log handler's output."""
+"""Secrets registered with bot.ops.redact never reach a log handler's output."""
 
 import io
 import logging
 
-from bot import redact
+from bot.ops import redact
 
 
 def _logger() -> tuple[logging.Logger, io.StringIO]:

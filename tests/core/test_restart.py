@@ -10,10 +10,10 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot import store_postgres
-from bot.drand import QUICKNET_GENESIS
+from bot.proof.drand import QUICKNET_GENESIS
 from bot.store import MIGRATIONS as SQLITE_MIGRATIONS
 from bot.store import Store
+from bot.store import postgres as store_postgres
 from tests.core.harness import make_harness, table_with_bots
 
 MIGRATIONS = {"sqlite": SQLITE_MIGRATIONS, "postgresql": store_postgres.MIGRATIONS}
@@ -187,7 +187,7 @@ async def test_a_failed_commit_shows_nothing_and_the_table_carries_on(db):
 async def test_the_player_to_move_gets_a_fresh_timer_after_a_restart(tmp_path):
     """The bot was down, not the player: a turn whose timer ran out while the process was
     stopped is not played by the AI at once; the player's own card still counts."""
-    from bot.texts import action_command
+    from bot.show.texts import action_command
 
     h = await make_harness(tmp_path / "t.db", seed_window=0, timer=30)
     await table_with_bots(h, "alice", "--timer", "30")

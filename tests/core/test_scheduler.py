@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from bot.scheduler import ApsScheduler
+from bot.ops.scheduler import ApsScheduler
 
 
 class Calls:

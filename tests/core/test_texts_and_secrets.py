@@ -6,7 +6,7 @@ import ast
 import logging
 from pathlib import Path
 
-from bot.i18n import _, has_text
+from bot.show.i18n import _, has_text
 from tests.core.harness import make_harness, table_with_bots
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,11 +48,11 @@ def test_english_catalog_is_complete():
     ids = set(DYNAMIC)
     for rel in (
         "bot/app.py",
-        "bot/texts.py",
-        "bot/ceremony.py",
-        "bot/lobby.py",
-        "bot/posting.py",
-        "bot/tournament_host.py",
+        "bot/show/texts.py",
+        "bot/play/ceremony.py",
+        "bot/play/lobby.py",
+        "bot/show/posting.py",
+        "bot/play/tournament_tables.py",
     ):
         ids |= message_ids(ROOT / rel)
     assert len(ids) > 100

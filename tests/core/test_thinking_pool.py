@@ -15,7 +15,7 @@ import signal
 
 import pytest
 
-from bot import bots
+from bot.play import thinking
 from engine import Match
 from tests.ai.helpers import decks, play_until
 
@@ -39,12 +39,12 @@ def views(ruleset: str, count: int, seed: int):
 
 @pytest.fixture
 async def pool():
-    yield bots.pool
-    await bots.pool.shutdown()
+    yield thinking.pool
+    await thinking.pool.shutdown()
 
 
 async def decide_in_pool(views_, level: str, seed: int) -> list:
-    return await asyncio.gather(*(bots.think(v, level, seed + i) for i, v in enumerate(views_)))
+    return await asyncio.gather(*(thinking.think(v, level, seed + i) for i, v in enumerate(views_)))
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "club", "bulgarian"])
@@ -53,7 +53,7 @@ async def test_hard_decides_the_same_in_the_pool_as_here(pool, ruleset: str) -> 
     assert len(vs) >= 10
     before = pool.decisions
     pooled = await decide_in_pool(vs, "hard", 7)
-    here = [bots.choose(v, "hard", 7 + i) for i, v in enumerate(vs)]
+    here = [thinking.choose(v, "hard", 7 + i) for i, v in enumerate(vs)]
     assert pooled == here
     assert pool.decisions - before == len(vs)  # answered by the pool, not in this process
     assert pool.pids() and os.getpid() not in pool.pids()
@@ -64,7 +64,7 @@ async def test_expert_decides_the_same_in_the_pool_as_here(pool, ruleset: str) -
     vs = views(ruleset, 5, seed=2)
     assert len(vs) >= 3
     pooled = await decide_in_pool(vs, "expert", 11)
-    here = [bots.choose(v, "expert", 11 + i) for i, v in enumerate(vs)]
+    here = [thinking.choose(v, "expert", 11 + i) for i, v in enumerate(vs)]
     assert pooled == here
 
 
@@ -78,12 +78,12 @@ async def test_the_same_question_asked_twice_gets_the_same_answer(pool) -> None:
 
 async def test_a_dead_worker_is_replaced_and_the_bot_still_answers(pool) -> None:
     v = views("club", 1, seed=4)[0]
-    expected = bots.choose(v, "hard", 3)
-    assert await bots.think(v, "hard", 3) == expected
+    expected = thinking.choose(v, "hard", 3)
+    assert await thinking.think(v, "hard", 3) == expected
     for pid in pool.pids():
         os.kill(pid, signal.SIGKILL)
     await asyncio.sleep(0.2)
-    assert await bots.think(v, "hard", 3) == expected
+    assert await thinking.think(v, "hard", 3) == expected
 
 
 async def test_cheap_levels_decide_in_this_process(pool) -> None:
@@ -91,7 +91,9 @@ async def test_cheap_levels_decide_in_this_process(pool) -> None:
     vs = views("club", 4, seed=5)
     before = pool.decisions
     for level in ("easy", "normal"):
-        assert [await bots.think(v, level, 1) for v in vs] == [bots.choose(v, level, 1) for v in vs]
+        assert [await thinking.think(v, level, 1) for v in vs] == [
+            thinking.choose(v, level, 1) for v in vs
+        ]
     assert pool.decisions == before
 
 
@@ -100,18 +102,18 @@ async def test_no_pool_when_told_to_think_in_threads(pool, monkeypatch: pytest.M
     await pool.shutdown()
     v = views("classic", 1, seed=6)[0]
     before = pool.decisions
-    assert await bots.think(v, "hard", 2) == bots.choose(v, "hard", 2)
+    assert await thinking.think(v, "hard", 2) == thinking.choose(v, "hard", 2)
     assert pool.decisions == before and pool.executor is None
 
 
 CHILD = """
 import asyncio, os, sys
-from bot import bots
+from bot.play import thinking
 from tests.core.test_thinking_pool import views
 
 async def main():
-    await bots.think(views("club", 1, seed=4)[0], "hard", 3)
-    print(" ".join(map(str, bots.pool.pids())), flush=True)
+    await thinking.think(views("club", 1, seed=4)[0], "hard", 3)
+    print(" ".join(map(str, thinking.pool.pids())), flush=True)
     await asyncio.sleep(60)
 
 asyncio.run(main())

@@ -75,7 +75,7 @@ async def test_the_table_answers_while_the_ai_thinks_and_a_player_who_beats_it_k
     import asyncio
 
     import bot.app
-    from bot.texts import action_command
+    from bot.show.texts import action_command
 
     h = await make_harness(tmp_path / "b.db", seed_window=0, timer=30)
     await table_with_bots(h, "alice", "--timer", "30")

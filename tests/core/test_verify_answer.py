@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.transcript import loads
+from bot.proof.transcript import loads
 from tests.core.harness import make_harness, table_with_bots
 
 

@@ -11,9 +11,9 @@ import pytest
 
 from adapters.discord import DiscordBot
 from bot.app import BeloteApp, Settings
-from bot.clock import FakeClock
+from bot.ops.clock import FakeClock
+from bot.ops.scheduler import FakeScheduler
 from bot.platform import Platform
-from bot.scheduler import FakeScheduler
 from bot.store import Store
 from tests.fakes.discord import EPHEMERAL, FakeChannel, FakeDiscord, FakeUser, fake_discord
 

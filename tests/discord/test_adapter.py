@@ -17,8 +17,8 @@ import pytest
 from adapters.discord import DiscordBot, invite_url, read_token
 from adapters.discord.config import PERMISSIONS_VALUE
 from adapters.discord.messages import TOKEN_TTL
-from bot.i18n import _
 from bot.platform import Button, Channel, Platform, Post, Reply, User
+from bot.show.i18n import _
 from tests.discord.conftest import TOKEN, World
 from tests.fakes.discord import EPHEMERAL, LOADING
 

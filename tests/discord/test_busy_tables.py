@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 
-from bot.scheduler import ApsScheduler
+from bot.ops.scheduler import ApsScheduler
 from tests.discord.conftest import World
 from tests.fakes.discord.players import hands, offers, open_table, percentile, play
 

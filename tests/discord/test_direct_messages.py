@@ -25,8 +25,8 @@ import pytest
 from adapters.discord.ids import channel_of_place, place_of
 from adapters.discord.messages import TOKEN_TTL, PublicMessages, dm_key
 from adapters.discord.widgets import ActionButton, build_view
-from bot.i18n import _
 from bot.platform import Button, Channel
+from bot.show.i18n import _
 from engine import card_text
 from tests.discord.conftest import TOKEN, World
 from tests.discord.test_adapter import hand_post, show, start

@@ -13,7 +13,7 @@ import asyncio
 import re
 from typing import Any
 
-from bot.i18n import _
+from bot.show.i18n import _
 from engine import card_text
 from engine.recipe import commitment
 from tests.discord.conftest import World
@@ -277,7 +277,7 @@ async def test_whole_match_with_restart(world: World, db: Any) -> None:
 async def test_whole_match_with_bots_moving_in_the_background(world: World) -> None:
     """The real APScheduler moves the bots while alice clicks: posts for her arrive from
     the scheduler's tasks, concurrently with her own interactions."""
-    from bot.scheduler import ApsScheduler
+    from bot.ops.scheduler import ApsScheduler
 
     fake, alice = world.fake, world.alice
     await world.open_table({"target": 1}, scheduler=ApsScheduler())

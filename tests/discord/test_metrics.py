@@ -3,7 +3,7 @@ its connection, Discord's 429s (waits) and errors."""
 
 from __future__ import annotations
 
-from bot import metrics
+from bot.ops import metrics
 from tests.discord.conftest import World
 from tests.ops.samples import sample
 

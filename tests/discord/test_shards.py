@@ -9,9 +9,9 @@ from typing import Any
 from adapters.discord import DiscordBot
 from adapters.discord.shards import Shards
 from bot.app import BeloteApp, Settings
-from bot.clock import FakeClock
+from bot.ops.clock import FakeClock
+from bot.ops.scheduler import FakeScheduler
 from bot.platform import Platform
-from bot.scheduler import FakeScheduler
 from bot.store import open_store
 from tests.discord.conftest import TOKEN
 from tests.fakes.discord import fake_discord

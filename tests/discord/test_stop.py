@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import BeloteApp, Settings
-from bot.clock import FakeClock
+from bot.ops.clock import FakeClock
+from bot.ops.scheduler import FakeScheduler
 from bot.platform import RecordingPlatform
-from bot.scheduler import FakeScheduler
 from bot.store import Store
 from tests.fakes.discord import EPHEMERAL, FakeDiscord, FakeUser, fake_discord
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.transcript import Transcript, transcript_from_match
+from bot.proof.transcript import Transcript, transcript_from_match
 from engine import DeckInputs, Match
 from tests.fakes.drand_relay import REAL_BEACONS
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from adapters.cli import build_parser, main
-from bot.transcript import Transcript, dump, dumps, load, loads
+from bot.proof.transcript import Transcript, dump, dumps, load, loads
 from tests.fakes.drand_relay import closed_relay_url, drand_relay
 
 

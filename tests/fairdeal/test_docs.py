@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from bot.transcript import Transcript, dumps
+from bot.proof.transcript import Transcript, dumps
 from engine import DeckInputs, card_text, shuffled_deck
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "fairdeal.md"
@@ -102,7 +102,7 @@ def test_doc_checker_as_a_script(
 
 
 def test_recipe_name_is_the_engines_hmac_prefix() -> None:
-    from bot.transcript import RECIPE
+    from bot.proof.transcript import RECIPE
     from engine.recipe import DOMAIN
 
     assert RECIPE.encode() == DOMAIN

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from bot import drand
-from bot.drand import (
+from bot.proof import drand
+from bot.proof.drand import (
     QUICKNET_GENESIS,
     Beacon,
     DrandClient,

@@ -7,9 +7,9 @@ import hashlib
 
 import pytest
 
-from bot.drand import DrandClient
-from bot.transcript import DealTranscript, DrandRecord, SeatRecord, Transcript
-from bot.verify import VerifyReport, verify_transcript
+from bot.proof.drand import DrandClient
+from bot.proof.transcript import DealTranscript, DrandRecord, SeatRecord, Transcript
+from bot.proof.verify import VerifyReport, verify_transcript
 from engine import DeckInputs, Match
 from tests.fakes.drand_relay import REAL_BEACONS, drand_relay, tampered
 

@@ -1,6 +1,6 @@
 """A local fake drand HTTP relay (aiohttp on 127.0.0.1) serving real quicknet beacons.
 
-Tests point the real ``bot.drand.DrandClient`` (real httpx) at it, never at the network.
+Tests point the real ``bot.proof.drand.DrandClient`` (real httpx) at it, never at the network.
 
 Usage::
 
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from bot.drand import (
+from bot.proof.drand import (
     QUICKNET_CHAIN_HASH,
     QUICKNET_GENESIS,
     QUICKNET_PERIOD,

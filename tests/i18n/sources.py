@@ -1,7 +1,7 @@
 """Every English text a catalog may translate, by where it comes from.
 
 The English catalog is the reference, but some texts live elsewhere until the core moves
-them there: the pictures' texts (``bot.render.messages``), the Discord command
+them there: the pictures' texts (``bot.show.render.messages``), the Discord command
 descriptions (ids built by ``adapters.discord.translator``), and the English fallbacks of
 tournaments and of the Telegram adapter. A translated catalog may hold any of these ids;
 this module lists them so tests and ``sync_catalogs.py`` can check placeholders and
@@ -56,7 +56,7 @@ def english_catalog() -> dict[str, str]:
 
 
 def render_texts() -> dict[str, str]:
-    from bot.render.messages import MESSAGES, message_id
+    from bot.show.render.messages import MESSAGES, message_id
 
     return {message_id(english): english for english in MESSAGES}
 

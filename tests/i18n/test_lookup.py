@@ -1,4 +1,4 @@
-"""What players see: ``bot.i18n._`` with a French or Bulgarian locale, the English fallback
+"""What players see: ``bot.show.i18n._`` with a French or Bulgarian locale, the English fallback
 key by key, the pictures' bridge and the Discord command descriptions."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 from discord import app_commands
 
-from bot import i18n
-from bot.i18n import _
-from bot.render.messages import translator
+from bot.show import i18n
+from bot.show.i18n import _
+from bot.show.render.messages import translator
 from tests.i18n.sources import english_catalog, read_catalog, texts_of
 
 

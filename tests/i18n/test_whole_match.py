@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import _
 from bot.platform import User
+from bot.show.i18n import _
 from tests.core.harness import make_harness
 from tests.i18n.sources import english_catalog, read_catalog, texts_of
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from adapters.cli import main
 from adapters.cli.ops_commands import backup_sqlite
+from bot.proof.transcript import load
+from bot.proof.verify import verify_transcript
 from bot.store import Store
-from bot.transcript import load
-from bot.verify import verify_transcript
 from tests.core.harness import make_harness, table_with_bots
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import metrics
+from bot.ops import metrics
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

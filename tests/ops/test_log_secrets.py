@@ -3,7 +3,7 @@ never show a secret: the bot's token, the server seed before its reveal, a playe
 before the seeds are shown. And each event is one line (one JSON object with
 ``--log-format json``).
 
-The logging is set up as ``belote run`` sets it up (:func:`bot.logs.setup`, with the
+The logging is set up as ``belote run`` sets it up (:func:`bot.ops.logs.setup`, with the
 platform's token in the settings); the console runs the real ``belote`` command.
 """
 
@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 
-from bot import logs, redact
 from bot.app import BeloteApp, Settings
-from bot.ceremony import Ceremony
-from bot.clock import FakeClock, SeededRandomness
-from bot.scheduler import FakeScheduler
+from bot.ops import logs, redact
+from bot.ops.clock import FakeClock, SeededRandomness
+from bot.ops.scheduler import FakeScheduler
+from bot.play.ceremony import Ceremony
+from bot.proof.transcript import loads
 from bot.store import Store
-from bot.transcript import loads
 from tests.console.test_console import run_belote
 
 PLAYER_SEED = "5eed" * 8  # 32 hex digits: alice's own seed

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from adapters.cli import main
-from bot import logs, redact
+from bot.ops import logs, redact
 from tests.console.test_console import run_belote
 
 TOKEN = "MTA4.discord-token-for-the-log-tests"

@@ -8,9 +8,9 @@ import asyncio
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
-from bot.drand import QUICKNET_GENESIS, DrandClient
-from bot.texts import action_command
+from bot.ops import metrics
+from bot.proof.drand import QUICKNET_GENESIS, DrandClient
+from bot.show.texts import action_command
 from tests.core.harness import make_harness, table_with_bots
 from tests.fakes.drand_relay import drand_relay
 

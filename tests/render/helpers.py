@@ -6,7 +6,7 @@ import io
 
 from PIL import Image, ImageChops
 
-from bot.render import cards
+from bot.show.render import cards
 
 INSET = 14  # past the rounded corners and edge, where a face is fully opaque
 

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 from PIL import ImageChops
 
-from bot.render import cards, order, theme
-from bot.render.suits import suit_mask
+from bot.show.render import cards, order, theme
+from bot.show.render.suits import suit_mask
 
 
 def _ink(card: int, four_colour: bool) -> tuple[int, int, int]:

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bot.render import render_deal_result, samples
-from bot.render.deal_result import compose_deal_result, result_rows
-from bot.render.history import last_trick_team, tricks_of
+from bot.show.render import render_deal_result, samples
+from bot.show.render.deal_result import compose_deal_result, result_rows
+from bot.show.render.history import last_trick_team, tricks_of
 from engine import Match
 from tests.render.helpers import decode
 

@@ -8,7 +8,7 @@ import random
 import pytest
 from PIL import Image, ImageChops
 
-from bot.render import encode, samples
+from bot.show.render import encode, samples
 
 
 @pytest.mark.parametrize("mode", ["RGB", "RGBA", "L"])

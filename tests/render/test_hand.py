@@ -7,9 +7,9 @@ import random
 import pytest
 from PIL import ImageChops
 
-from bot.render import hand as hand_mod
-from bot.render import render_hand, samples, theme
-from bot.render.hand import compose_hand
+from bot.show.render import hand as hand_mod
+from bot.show.render import render_hand, samples, theme
+from bot.show.render.hand import compose_hand
 from engine import Match, Phase
 from tests.render.helpers import close, decode, identify
 

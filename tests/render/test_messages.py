@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.render import samples
-from bot.render.hand import compose_hand
-from bot.render.messages import MESSAGES, message_id, translator
+from bot.show.render import samples
+from bot.show.render.hand import compose_hand
+from bot.show.render.messages import MESSAGES, message_id, translator
 
 SOURCE = Path(__file__).resolve().parents[2] / "bot" / "render"
 

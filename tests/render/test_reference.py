@@ -1,6 +1,6 @@
 """Reference pictures: the sample scenes must still look as they did.
 
-A deliberate change of look: run ``python -m bot.render.samples --references`` (and
+A deliberate change of look: run ``python -m bot.show.render.samples --references`` (and
 ``--docs`` for the README pictures), look at the new PNGs, and commit them with the change.
 The tolerance absorbs font-rasteriser and resampling differences between machines, not a
 moved card or a changed colour.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from bot.render import samples
+from bot.show.render import samples
 from tests.render.helpers import mean_diff, share_differing
 
 IMAGES = samples.reference_images()
@@ -20,7 +20,7 @@ IMAGES = samples.reference_images()
 @pytest.mark.parametrize("name", sorted(IMAGES))
 def test_picture_matches_its_reference(name):
     path = samples.REFERENCE_DIR / f"{name}.png"
-    assert path.exists(), f"missing {path}: python -m bot.render.samples --references"
+    assert path.exists(), f"missing {path}: python -m bot.show.render.samples --references"
     reference = Image.open(path).convert("RGB")
     current = IMAGES[name].convert("RGB")
     assert current.size == reference.size, f"{name}: size changed"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from bot.render import render_replay, replay, samples
-from bot.render.history import plays_of
+from bot.show.render import render_replay, replay, samples
+from bot.show.render.history import plays_of
 from engine import DealRecord
 from tests.render.helpers import decode, identify
 
@@ -36,7 +36,7 @@ def test_gif_has_a_frame_per_card_plus_start_and_end(record):
 def test_first_frame_shows_every_hand_at_its_place(record):
     frames, _ = replay.compose_replay(record, NAMES)
     first = frames[0]
-    from bot.render.order import sort_hand
+    from bot.show.render.order import sort_hand
 
     for seat in range(4):
         hand = sort_hand(record.hands[seat], record.contract.trump)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.render import StandingRow, render_standings, samples, standings, theme
-from bot.render.standings import compose_standings, number
+from bot.show.render import StandingRow, render_standings, samples, standings, theme
+from bot.show.render.standings import compose_standings, number
 from tests.render.helpers import close, decode
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.render import render_table, samples, table, text, theme
-from bot.render.table import compose_table, format_time
+from bot.show.render import render_table, samples, table, text, theme
+from bot.show.render.table import compose_table, format_time
 from tests.render.helpers import close, decode, identify
 
 NAMES = list(samples.NAMES)

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bot.render import samples
-from bot.render.hand import compose_hand
-from bot.render.table import compose_table
+from bot.show.render import samples
+from bot.show.render.hand import compose_hand
+from bot.show.render.table import compose_table
 
 NAMES = list(samples.NAMES)
 

@@ -20,7 +20,7 @@ TEST_LIMITS = RateLimits(overall_per_second=200, group_per_period=25, group_peri
 def core_factory(db: Path) -> Callable[[Any], Any]:
     async def factory(platform: Any) -> Any:
         from bot.app import BeloteApp, Settings
-        from bot.clock import SeededRandomness
+        from bot.ops.clock import SeededRandomness
         from bot.store import Store
 
         store = await Store.open(db, owner="telegram-tests")  # a restart takes its tables

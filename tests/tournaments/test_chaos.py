@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.clock import FakeClock
+from bot.ops.clock import FakeClock
 from bot.tournaments.model import SEAT_SECONDS, Format, Numbers
 from tests.tournaments.test_runner import FakeHost, Rig
 

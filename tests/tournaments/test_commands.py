@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.clock import FakeClock
+from bot.ops.clock import FakeClock
+from bot.ops.scheduler import FakeScheduler
 from bot.platform import Channel, RecordingPlatform, User
-from bot.scheduler import FakeScheduler
 from bot.tournaments.commands import COMMANDS, handle_tournament_press
 from bot.tournaments.runner import TournamentService
 from bot.tournaments.store import TournamentDB

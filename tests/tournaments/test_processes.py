@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.clock import FakeClock
+from bot.ops.clock import FakeClock
+from bot.ops.scheduler import FakeScheduler
 from bot.platform import RecordingPlatform
-from bot.scheduler import FakeScheduler
 from bot.tournaments.model import Format, Numbers
 from bot.tournaments.runner import TournamentService
 from bot.tournaments.store import TournamentDB

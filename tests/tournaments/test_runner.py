@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import FakeClock, SystemClock
+from bot.ops.clock import FakeClock, SystemClock
+from bot.ops.scheduler import ApsScheduler, FakeScheduler
 from bot.platform import RecordingPlatform
-from bot.scheduler import ApsScheduler, FakeScheduler
 from bot.tournaments import swiss as swiss_module
 from bot.tournaments.model import SEAT_SECONDS, Format, NoPairing, Numbers, Outcome
 from bot.tournaments.runner import Refusal, TableRequest, TournamentService
@@ -109,7 +109,7 @@ async def test_swiss_runs_to_the_end_without_rematches(rig: Rig) -> None:
     assert len(pairs) == len(set(pairs)) == 12
     final = [p for p in rig.platform.posts if p.key == f"tournament:{tid}:standings"]
     assert len(final) == 1 and "standings" in final[0].text
-    if importlib.util.find_spec("bot.render") is not None:  # the picture, when render is there
+    if importlib.util.find_spec("bot.show.render") is not None:  # the picture, when render is there
         assert final[0].image is not None and final[0].image.startswith(b"\x89PNG")
     # seats: team a in 0 and 2, team b in 1 and 3 -> the request carries both teams whole
     req = next(iter(rig.host.opened.values()))

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.clock import FakeClock
+from bot.ops.clock import FakeClock
+from bot.ops.scheduler import FakeScheduler
 from bot.platform import Channel, RecordingPlatform, User
-from bot.scheduler import FakeScheduler
 from bot.tournaments.commands import COMMANDS, attach_tournaments
 from bot.tournaments.model import SEAT_SECONDS
 from tests.tournaments.test_runner import FakeHost

@@ -1,0 +1,594 @@
+"""The database: one interface, two engines, versioned migrations, an append-only match log.
+
+:func:`open_store` picks the engine from its target: a file path (or ``:memory:``) opens
+SQLite through aiosqlite in WAL mode, the zero-setup default for one process; a
+``postgresql://`` URL opens PostgreSQL through asyncpg (``bot/store/postgres.py``), which
+several bot processes share, each table leased to one of them at a time.
+
+What is true about a match is its log: one row per input (the server seed's commitment,
+each seat's seed, drand's round and value) and per action, in order, never updated or
+deleted (triggers refuse it). Tables, matches' summaries and deadlines are plain rows kept
+next to it so a restart finds every unfinished table, its timers included.
+
+Writes are grouped: every caller awaits its own :class:`Write`, and all the writes waiting
+at that moment go into one transaction (group commit). A caller shows an action's effects
+only after its ``await`` returns, i.e. after the commit: nothing shown is ever lost.
+Every commit goes through :meth:`Store._commit` (one place to time or check it).
+
+Ids (tables, matches) are handed out by the database, never counted in memory, so two
+processes on one database never hand out the same id.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.commands.inputs import Refused
+from bot.ops import metrics
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: tables, matches, the append-only log, deadlines
+    """
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY,
+        channel TEXT NOT NULL,
+        host TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        match_id INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX tables_by_status ON tables(status);
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        channel TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        commitment TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        ended_at REAL,
+        status TEXT NOT NULL
+    );
+    CREATE INDEX matches_by_channel ON matches(channel, id);
+    CREATE TABLE match_log (
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        seq INTEGER NOT NULL,
+        at REAL NOT NULL,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER match_log_no_update BEFORE UPDATE ON match_log
+        BEGIN SELECT RAISE(ABORT, 'match_log is append-only'); END;
+    CREATE TRIGGER match_log_no_delete BEFORE DELETE ON match_log
+        BEGIN SELECT RAISE(ABORT, 'match_log is append-only'); END;
+    CREATE TABLE deadlines (
+        table_id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        due REAL NOT NULL,
+        nonce INTEGER NOT NULL
+    );
+    """,
+    # 2: ids handed out by the database (PostgreSQL: sequences, and table leases)
+    """
+    CREATE TABLE id_counters (
+        name TEXT PRIMARY KEY,
+        last INTEGER NOT NULL
+    );
+    INSERT INTO id_counters (name, last)
+        SELECT 'tables', COALESCE(MAX(id), 0) FROM tables;
+    INSERT INTO id_counters (name, last)
+        SELECT 'matches', COALESCE(MAX(id), 0) FROM matches;
+    """,
+)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    match_id: int
+    seq: int
+    at: float
+    kind: str
+    data: dict[str, Any] = field(repr=False)  # the start entry holds the server seed
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: int
+    channel: str
+    host: str
+    settings: dict[str, Any]
+    seats: list[Any]
+    status: str  # "open" | "playing" | "closed"
+    match_id: int | None
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    table_id: int
+    channel: str
+    ruleset: str
+    commitment: str
+    started_at: float
+    ended_at: float | None
+    status: str  # "playing" | "over" | "aborted"
+
+
+@dataclass(frozen=True)
+class Deadline:
+    table_id: int
+    kind: str
+    due: float
+    nonce: int
+
+
+@dataclass
+class Write:
+    """One unit of change, committed atomically (possibly with other callers' units)."""
+
+    tables: list[TableRow] = field(default_factory=list)
+    new_matches: list[MatchRow] = field(default_factory=list)
+    logs: list[LogEntry] = field(default_factory=list)
+    ended_matches: list[tuple[int, float, str]] = field(default_factory=list)
+    # table id -> Deadline, or None to clear it
+    deadlines: dict[int, Deadline | None] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        # libraries log their arguments (aiosqlite at DEBUG): never the entries' data
+        return (
+            f"Write(tables={len(self.tables)}, new_matches={len(self.new_matches)}, "
+            f"logs={len(self.logs)}, ended={len(self.ended_matches)}, "
+            f"deadlines={len(self.deadlines)})"
+        )
+
+    def touched(self) -> set[int]:
+        """The tables this unit changes: the ones whose lease its commit must hold. A log
+        entry always travels with its table's deadline (or its new match), which names it."""
+        ids = {t.id for t in self.tables} | {m.table_id for m in self.new_matches}
+        ids |= set(self.deadlines)
+        if (self.logs or self.ended_matches) and not ids:
+            raise ValueError("a write to a match log must name its table")
+        return ids
+
+    def merge(self, other: Write) -> None:
+        self.tables += other.tables
+        self.new_matches += other.new_matches
+        self.logs += other.logs
+        self.ended_matches += other.ended_matches
+        self.deadlines.update(other.deadlines)
+
+
+class LeaseLost(Refused):
+    """This process no longer holds the table (another one took it over): nothing of the
+    write was committed, and the table is not ours to show or change any more."""
+
+    def __init__(self, table_ids: set[int]) -> None:
+        super().__init__("err-table-gone")
+        self.table_ids = table_ids
+
+
+Serves = Callable[[str], bool]  # does this process serve that channel (its shards)?
+
+
+class Store(abc.ABC):
+    """The interface both engines implement, and the group commit they share.
+
+    An engine provides ``_commit`` (one transaction for a merged :class:`Write`), the ids,
+    the reads, and the table leases (SQLite: one process, every table is its own).
+    """
+
+    shared = False  # can several processes use this database at once?
+    owner = "local"  # who this process is, in the table leases
+    lease_seconds = 0.0
+    # told at once when a commit finds tables another process holds now (the app drops them)
+    lease_lost: Callable[[set[int]], None] | None = None
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.path = target  # the tournaments' tables live in the same database
+        self._pending: list[tuple[Write, asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
+        self.commits = 0
+
+    @classmethod
+    async def open(cls, target: str | Path, **options: Any) -> Store:
+        """The store at ``target`` (a path or a ``postgresql://`` URL): see ``open_store``."""
+        return await open_store(str(target), **options)
+
+    # --- what an engine provides -----------------------------------------------------
+
+    @abc.abstractmethod
+    async def migrate(self) -> int: ...
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    @abc.abstractmethod
+    async def new_table_id(self) -> int:
+        """A new table's id, from the database (with its lease, where there are leases)."""
+
+    @abc.abstractmethod
+    async def new_match_id(self) -> int: ...
+
+    @abc.abstractmethod
+    async def _commit(self, w: Write) -> None:
+        """One transaction for ``w``: all of it or nothing (``LeaseLost`` when a table of
+        it is another process's now). The one place every change is written."""
+
+    @abc.abstractmethod
+    async def open_tables(self) -> list[TableRow]: ...
+
+    @abc.abstractmethod
+    async def table(self, table_id: int) -> TableRow | None: ...
+
+    @abc.abstractmethod
+    async def table_by_ref(self, ref: str) -> TableRow | None: ...
+
+    @abc.abstractmethod
+    async def match(self, match_id: int) -> MatchRow | None: ...
+
+    @abc.abstractmethod
+    async def latest_match(
+        self, channel: str | None = None, *, ended: bool = False
+    ) -> MatchRow | None: ...
+
+    @abc.abstractmethod
+    async def matches(self, status: str | None = None) -> list[MatchRow]: ...
+
+    @abc.abstractmethod
+    async def log(self, match_id: int) -> list[LogEntry]: ...
+
+    @abc.abstractmethod
+    async def deadlines(self) -> dict[int, Deadline]: ...
+
+    # --- table leases (one process: every unfinished table is its own) ----------------
+
+    async def claim_tables(self, serves: Serves | None = None, mine: bool = True) -> list[TableRow]:
+        """Take every unfinished table this process may run (one whose lease ran out, and
+        with ``mine`` the ones it holds under its name); returns their rows, oldest first."""
+        if not mine:
+            return []
+        return [r for r in await self.open_tables() if serves is None or serves(r.channel)]
+
+    async def playing_elsewhere(self, serves: Serves | None, here: set[int]) -> list[int]:
+        """Tables with a match in progress (of the channels served) not in ``here``."""
+        return []
+
+    async def renew_leases(self) -> set[int] | None:
+        """Extend this process's leases; the tables it still holds (None: all of them)."""
+        return None
+
+    async def release_leases(self) -> None:  # noqa: B027 (one process: nothing to give up)
+        """Give this process's tables up at once (a clean stop), for another to take."""
+
+    # --- writing ---------------------------------------------------------------------
+
+    async def write(self, unit: Write) -> None:
+        """Commit ``unit``; returns once it is durable. Raises if it could not be written."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((unit, fut))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_loop())
+        await fut
+
+    async def _flush_loop(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            merged = Write()
+            for unit, _ in batch:
+                merged.merge(unit)
+            try:
+                await self._commit(merged)
+                self.commits += 1
+            except Exception:
+                # one bad unit (or a lost lease) must not sink the others: each on its own
+                for unit, fut in batch:
+                    try:
+                        await self._commit(unit)
+                        self.commits += 1
+                    except Exception as exc:
+                        if not fut.done():
+                            fut.set_exception(exc)
+                    else:
+                        if not fut.done():
+                            fut.set_result(None)
+                continue
+            for _, fut in batch:
+                if not fut.done():
+                    fut.set_result(None)
+
+    async def flush(self) -> None:
+        """Wait until every write handed in so far is committed (or has failed)."""
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
+
+
+async def open_store(target: str, **options: Any) -> Store:
+    """The store at ``target``, migrated: ``postgresql://...`` (or ``postgres://``) opens
+    PostgreSQL (``options``: ``owner``, ``lease_seconds``), anything else is a SQLite file
+    (``:memory:`` for a throwaway one)."""
+    target = str(target)
+    if is_postgres(target):
+        from bot.store.postgres import PostgresStore
+
+        return await PostgresStore.connect(target, **options)
+    return await SQLiteStore.connect(target)
+
+
+def is_postgres(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+class SQLiteStore(Store):
+    """One aiosqlite connection: one process owns the file."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        super().__init__(path)
+        self._conn = conn
+
+    @classmethod
+    async def connect(cls, path: str | Path) -> SQLiteStore:
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=FULL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        store = cls(conn, path)
+        await store.migrate()
+        return store
+
+    async def migrate(self) -> int:
+        """Apply every migration newer than the database's ``user_version``; returns it."""
+        async with self._conn.execute("PRAGMA user_version") as cur:
+            (version,) = await cur.fetchone()
+        for n, script in enumerate(MIGRATIONS, start=1):
+            if n <= version:
+                continue
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for stmt in _statements(script):
+                    await self._conn.execute(stmt)
+                await self._conn.execute(f"PRAGMA user_version={n}")
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            log.info("database migrated to version %d", n)
+            version = n
+        return version
+
+    async def close(self) -> None:
+        await self.flush()
+        await self._conn.close()
+
+    # --- ids (from the database's counters, in their own short transaction) ----------
+
+    async def new_table_id(self) -> int:
+        return await self._next_id("tables")
+
+    async def new_match_id(self) -> int:
+        return await self._next_id("matches")
+
+    async def _next_id(self, name: str) -> int:
+        return await self._in_thread(self._next_id_sync, name)
+
+    def _next_id_sync(self, name: str) -> int:
+        c = self._conn._conn
+        cur = c.execute(
+            "UPDATE id_counters SET last = last + 1 WHERE name = ? RETURNING last", (name,)
+        )
+        (n,) = cur.fetchone()
+        cur.close()
+        return int(n)
+
+    # --- writing ---------------------------------------------------------------------
+
+    @metrics.timed_commit
+    async def _commit(self, w: Write) -> None:
+        """One transaction for ``w``, run in one trip to aiosqlite's thread (so a busy event
+        loop does not stretch a commit over many hops)."""
+        await self._in_thread(self._commit_sync, w)
+
+    async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self._conn._execute(fn, *args)
+
+    def _commit_sync(self, w: Write) -> None:
+        c = self._conn._conn  # the sqlite3 connection, used only from aiosqlite's thread
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, rows in write_statements(w):
+                c.executemany(sql, rows)
+            c.execute("COMMIT")
+        except BaseException:
+            c.execute("ROLLBACK")
+            raise
+
+    # --- reading ---------------------------------------------------------------------
+
+    async def open_tables(self) -> list[TableRow]:
+        """Every table not closed, oldest first: what a restart resumes."""
+        async with self._conn.execute(
+            "SELECT * FROM tables WHERE status != 'closed' ORDER BY id"
+        ) as cur:
+            return [_table(r) for r in await cur.fetchall()]
+
+    async def table(self, table_id: int) -> TableRow | None:
+        async with self._conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
+            r = await cur.fetchone()
+        return _table(r) if r else None
+
+    async def table_by_ref(self, ref: str) -> TableRow | None:
+        """The tournament table with that key, closed or not (the newest)."""
+        async with self._conn.execute(
+            "SELECT * FROM tables WHERE json_extract(settings, '$.ref') = ? ORDER BY id DESC",
+            (ref,),
+        ) as cur:
+            r = await cur.fetchone()
+        return _table(r) if r else None
+
+    async def match(self, match_id: int) -> MatchRow | None:
+        async with self._conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
+            r = await cur.fetchone()
+        return MatchRow(*r) if r else None
+
+    async def latest_match(
+        self, channel: str | None = None, *, ended: bool = False
+    ) -> MatchRow | None:
+        sql, args = latest_match_sql(channel, ended)
+        async with self._conn.execute(sql, args) as cur:
+            r = await cur.fetchone()
+        return MatchRow(*r) if r else None
+
+    async def matches(self, status: str | None = None) -> list[MatchRow]:
+        sql, args = "SELECT * FROM matches", ()
+        if status is not None:
+            sql, args = sql + " WHERE status = ?", (status,)
+        async with self._conn.execute(sql + " ORDER BY id", args) as cur:
+            return [MatchRow(*r) for r in await cur.fetchall()]
+
+    async def log(self, match_id: int) -> list[LogEntry]:
+        async with self._conn.execute(
+            "SELECT match_id, seq, at, kind, data FROM match_log WHERE match_id = ? ORDER BY seq",
+            (match_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [LogEntry(m, s, a, k, json.loads(d)) for m, s, a, k, d in rows]
+
+    async def deadlines(self) -> dict[int, Deadline]:
+        async with self._conn.execute("SELECT table_id, kind, due, nonce FROM deadlines") as cur:
+            return {r[0]: Deadline(*r) for r in await cur.fetchall()}
+
+
+def latest_match_sql(channel: str | None, ended: bool) -> tuple[str, list[Any]]:
+    """The newest match (of a channel; ended ones only): SQL with ``?`` placeholders."""
+    sql = "SELECT * FROM matches"
+    where, args = [], []
+    if channel is not None:
+        where.append("channel = ?")
+        args.append(channel)
+    if ended:
+        where.append("status != 'playing'")
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    return sql + " ORDER BY id DESC LIMIT 1", args
+
+
+def write_statements(w: Write) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """The SQL of one Write, in an order that respects foreign keys: written once for both
+    engines (``?`` placeholders, upserts as ``ON CONFLICT ... DO UPDATE``)."""
+    out: list[tuple[str, list[tuple[Any, ...]]]] = []
+    if w.tables:
+        out.append(
+            (
+                "INSERT INTO tables (id, channel, host, settings, seats, status,"
+                " match_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)"
+                " ON CONFLICT (id) DO UPDATE SET channel = excluded.channel,"
+                " host = excluded.host, settings = excluded.settings, seats = excluded.seats,"
+                " status = excluded.status, match_id = excluded.match_id,"
+                " updated_at = excluded.updated_at",
+                [
+                    (
+                        t.id,
+                        t.channel,
+                        t.host,
+                        json.dumps(t.settings),
+                        json.dumps(t.seats),
+                        t.status,
+                        t.match_id,
+                        t.created_at,
+                        t.updated_at,
+                    )
+                    for t in w.tables
+                ],
+            )
+        )
+    if w.new_matches:
+        out.append(
+            (
+                "INSERT INTO matches (id, table_id, channel, ruleset, commitment,"
+                " started_at, ended_at, status) VALUES (?,?,?,?,?,?,?,?)",
+                [
+                    (
+                        m.id,
+                        m.table_id,
+                        m.channel,
+                        m.ruleset,
+                        m.commitment,
+                        m.started_at,
+                        m.ended_at,
+                        m.status,
+                    )
+                    for m in w.new_matches
+                ],
+            )
+        )
+    if w.logs:
+        out.append(
+            (
+                "INSERT INTO match_log (match_id, seq, at, kind, data) VALUES (?,?,?,?,?)",
+                [
+                    (e.match_id, e.seq, e.at, e.kind, json.dumps(e.data, sort_keys=True))
+                    for e in w.logs
+                ],
+            )
+        )
+    if w.ended_matches:
+        out.append(
+            (
+                "UPDATE matches SET ended_at = ?, status = ? WHERE id = ?",
+                [(at, status, mid) for mid, at, status in w.ended_matches],
+            )
+        )
+    clears = [(tid,) for tid, d in w.deadlines.items() if d is None]
+    sets = [(d.table_id, d.kind, d.due, d.nonce) for d in w.deadlines.values() if d]
+    if clears:
+        out.append(("DELETE FROM deadlines WHERE table_id = ?", clears))
+    if sets:
+        out.append(
+            (
+                "INSERT INTO deadlines (table_id, kind, due, nonce) VALUES (?,?,?,?)"
+                " ON CONFLICT (table_id) DO UPDATE SET kind = excluded.kind,"
+                " due = excluded.due, nonce = excluded.nonce",
+                sets,
+            )
+        )
+    return out
+
+
+def _table(r: Any) -> TableRow:
+    return TableRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7], r[8])
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies whole."""
+    out, buf = [], []
+    for line in script.strip().splitlines():
+        buf.append(line)
+        text = "\n".join(buf).strip()
+        if text.endswith(";") and (
+            "BEGIN" not in text.upper().split("CREATE TRIGGER")[-1] or text.upper().endswith("END;")
+        ):
+            out.append(text)
+            buf = []
+    if "".join(buf).strip():
+        out.append("\n".join(buf))
+    return out

@@ -1,0 +1,336 @@
+"""The store on PostgreSQL (asyncpg): several bot processes share one database.
+
+The same migrations as SQLite (numbered in ``schema_version``), the same statements for a
+:class:`~bot.store.Write`, the same group commit. What several processes add:
+
+- ids come from sequences (``table_ids``, ``match_ids``), so no two processes hand out
+  the same one;
+- each unfinished table has one lease row (owner, expiry, in the database's own clock).
+  A table's id is handed out together with its lease to the process that asked. Every
+  commit renews the leases of the tables it changes with a conditional ``UPDATE ...
+  WHERE owner = me AND expires > now`` in the same transaction, and writes nothing unless
+  every one of them is still this process's (:class:`~bot.store.LeaseLost`): a process
+  that stalled past its lease cannot write over the one that took its tables, not even
+  for a moment. The row lock that ``UPDATE`` takes makes a takeover wait for the commit;
+- the match log refuses ``UPDATE``, ``DELETE`` and ``TRUNCATE`` (a trigger).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import socket
+from typing import Any
+
+import asyncpg
+
+from bot.ops import metrics
+from bot.store.base import (
+    Deadline,
+    LeaseLost,
+    LogEntry,
+    MatchRow,
+    Serves,
+    Store,
+    TableRow,
+    Write,
+    latest_match_sql,
+    write_statements,
+)
+from bot.store.sql import dollar
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 10.0
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: tables, matches, the append-only log, deadlines
+    """
+    CREATE TABLE tables (
+        id BIGINT PRIMARY KEY,
+        channel TEXT NOT NULL,
+        host TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        match_id BIGINT,
+        created_at DOUBLE PRECISION NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX tables_by_status ON tables(status);
+    CREATE TABLE matches (
+        id BIGINT PRIMARY KEY,
+        table_id BIGINT NOT NULL REFERENCES tables(id),
+        channel TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        commitment TEXT NOT NULL,
+        started_at DOUBLE PRECISION NOT NULL,
+        ended_at DOUBLE PRECISION,
+        status TEXT NOT NULL
+    );
+    CREATE INDEX matches_by_channel ON matches(channel, id);
+    CREATE TABLE match_log (
+        match_id BIGINT NOT NULL REFERENCES matches(id),
+        seq INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    );
+    CREATE FUNCTION match_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'match_log is append-only'; END $$;
+    CREATE TRIGGER match_log_no_change BEFORE UPDATE OR DELETE ON match_log
+        FOR EACH ROW EXECUTE FUNCTION match_log_append_only();
+    CREATE TRIGGER match_log_no_truncate BEFORE TRUNCATE ON match_log
+        FOR EACH STATEMENT EXECUTE FUNCTION match_log_append_only();
+    CREATE TABLE deadlines (
+        table_id BIGINT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        due DOUBLE PRECISION NOT NULL,
+        nonce INTEGER NOT NULL
+    );
+    """,
+    # 2: ids handed out by the database, and table leases
+    """
+    CREATE SEQUENCE table_ids;
+    SELECT setval('table_ids', COALESCE((SELECT MAX(id) FROM tables), 0) + 1, false);
+    CREATE SEQUENCE match_ids;
+    SELECT setval('match_ids', COALESCE((SELECT MAX(id) FROM matches), 0) + 1, false);
+    CREATE TABLE leases (
+        table_id BIGINT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL
+    );
+    CREATE INDEX leases_by_owner ON leases(owner);
+    INSERT INTO leases (table_id, owner, expires)
+        SELECT id, '', 'epoch' FROM tables WHERE status != 'closed';
+    """,
+)
+
+# an advisory lock number for "migrating": two processes starting at once migrate once
+_MIGRATION_LOCK = 0x62656C6F7465
+
+
+def default_owner() -> str:
+    """A name no other live process has: host, pid, and a random part."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+# Every statement that changes several leases locks their rows in one order (by table id)
+# before it updates them: a commit, the lease keeper and a takeover running at once would
+# otherwise lock the same rows in different orders and deadlock.
+_LOCKED_IN_ORDER = "WITH locked AS ({which} ORDER BY table_id FOR UPDATE) UPDATE leases"
+
+
+class PostgresStore(Store):
+    shared = True
+
+    def __init__(self, pool: asyncpg.Pool, url: str, owner: str, lease_seconds: float) -> None:
+        super().__init__(url)
+        self._pool = pool
+        self.owner = owner
+        self.lease_seconds = lease_seconds
+
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        *,
+        owner: str | None = None,
+        lease_seconds: float = LEASE_SECONDS,
+        pool_size: int = 4,
+    ) -> PostgresStore:
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        store = cls(pool, url, owner or default_owner(), lease_seconds)
+        await store.migrate()
+        return store
+
+    def __repr__(self) -> str:  # never the URL (it may carry a password)
+        return f"PostgresStore(owner={self.owner!r})"
+
+    async def migrate(self) -> int:
+        async with self._pool.acquire() as c, c.transaction():
+            await c.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await c.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            version = await c.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+            for n, script in enumerate(MIGRATIONS, start=1):
+                if n <= version:
+                    continue
+                await c.execute(script)
+                await c.execute("INSERT INTO schema_version (version) VALUES ($1)", n)
+                log.info("database migrated to version %d", n)
+                version = n
+        return int(version)
+
+    async def close(self) -> None:
+        await self.flush()
+        await self._pool.close()
+
+    # --- ids: a table's id comes with its lease --------------------------------------
+
+    async def new_table_id(self) -> int:
+        return int(
+            await self._pool.fetchval(
+                "INSERT INTO leases (table_id, owner, expires)"
+                " VALUES (nextval('table_ids'), $1, clock_timestamp() + $2 * interval '1 second')"
+                " RETURNING table_id",
+                self.owner,
+                self.lease_seconds,
+            )
+        )
+
+    async def new_match_id(self) -> int:
+        return int(await self._pool.fetchval("SELECT nextval('match_ids')"))
+
+    # --- writing ---------------------------------------------------------------------
+
+    @metrics.timed_commit
+    async def _commit(self, w: Write) -> None:
+        touched = sorted(w.touched())
+        async with self._pool.acquire() as c, c.transaction():
+            if touched:
+                held = await c.fetch(
+                    _LOCKED_IN_ORDER.format(
+                        which="SELECT table_id FROM leases WHERE table_id = ANY($1::bigint[])"
+                        " AND owner = $2 AND expires > clock_timestamp()"
+                    )
+                    + " SET expires = clock_timestamp() + $3 * interval '1 second'"
+                    " FROM locked WHERE leases.table_id = locked.table_id"
+                    " RETURNING leases.table_id",
+                    touched,
+                    self.owner,
+                    self.lease_seconds,
+                )
+                if len(held) != len(touched):
+                    lost = set(touched) - {r[0] for r in held}
+                    if self.lease_lost is not None:
+                        self.lease_lost(lost)
+                    raise LeaseLost(lost)
+            for sql, rows in write_statements(w):
+                await c.executemany(dollar(sql), rows)
+
+    # --- leases ----------------------------------------------------------------------
+
+    async def claim_tables(self, serves: Serves | None = None, mine: bool = True) -> list[TableRow]:
+        """Take the unfinished tables whose lease has run out (and with ``mine``, the ones
+        held under this process's name: the same process restarted), of the channels it
+        serves; a table another live process holds is left alone."""
+        rows = await self._pool.fetch(
+            "SELECT t.id, t.channel FROM tables t JOIN leases l ON l.table_id = t.id"
+            " WHERE t.status != 'closed'"
+            " AND ((l.owner = $1 AND $2) OR l.expires <= clock_timestamp())",
+            self.owner,
+            mine,
+        )
+        wanted = [r["id"] for r in rows if serves is None or serves(r["channel"])]
+        if not wanted:
+            return []
+        claimed = await self._pool.fetch(
+            _LOCKED_IN_ORDER.format(
+                which="SELECT table_id FROM leases WHERE table_id = ANY($1::bigint[])"
+                " AND ((owner = $2 AND $4) OR expires <= clock_timestamp())"
+            )
+            + " SET owner = $2, expires = clock_timestamp() + $3 * interval '1 second'"
+            " FROM locked WHERE leases.table_id = locked.table_id RETURNING leases.table_id",
+            wanted,
+            self.owner,
+            self.lease_seconds,
+            mine,
+        )
+        ids = sorted(r[0] for r in claimed)
+        if not ids:
+            return []
+        got = await self._pool.fetch("SELECT * FROM tables WHERE id = ANY($1::bigint[])", ids)
+        return sorted((_table(r) for r in got), key=lambda r: r.id)
+
+    async def playing_elsewhere(self, serves: Serves | None, here: set[int]) -> list[int]:
+        rows = await self._pool.fetch("SELECT id, channel FROM tables WHERE status = 'playing'")
+        return [
+            r["id"]
+            for r in rows
+            if r["id"] not in here and (serves is None or serves(r["channel"]))
+        ]
+
+    async def renew_leases(self) -> set[int] | None:
+        rows = await self._pool.fetch(
+            _LOCKED_IN_ORDER.format(
+                which="SELECT table_id FROM leases WHERE owner = $1"
+                " AND expires > clock_timestamp()"
+                " AND table_id IN (SELECT id FROM tables WHERE status != 'closed')"
+            )
+            + " SET expires = clock_timestamp() + $2 * interval '1 second'"
+            " FROM locked WHERE leases.table_id = locked.table_id RETURNING leases.table_id",
+            self.owner,
+            self.lease_seconds,
+        )
+        return {r[0] for r in rows}
+
+    async def release_leases(self) -> None:
+        await self._pool.execute(
+            "UPDATE leases SET expires = clock_timestamp() WHERE owner = $1 AND expires >"
+            " clock_timestamp()",
+            self.owner,
+        )
+
+    async def lease_of(self, table_id: int) -> tuple[str, float] | None:
+        """(owner, seconds left) of a table's lease: for tests and operators."""
+        r = await self._pool.fetchrow(
+            "SELECT owner, EXTRACT(EPOCH FROM expires - clock_timestamp())::float8"
+            " FROM leases WHERE table_id = $1",
+            table_id,
+        )
+        return (r[0], r[1]) if r is not None else None
+
+    # --- reading ---------------------------------------------------------------------
+
+    async def open_tables(self) -> list[TableRow]:
+        rows = await self._pool.fetch("SELECT * FROM tables WHERE status != 'closed' ORDER BY id")
+        return [_table(r) for r in rows]
+
+    async def table(self, table_id: int) -> TableRow | None:
+        r = await self._pool.fetchrow("SELECT * FROM tables WHERE id = $1", table_id)
+        return _table(r) if r else None
+
+    async def table_by_ref(self, ref: str) -> TableRow | None:
+        r = await self._pool.fetchrow(
+            "SELECT * FROM tables WHERE settings::jsonb ->> 'ref' = $1 ORDER BY id DESC LIMIT 1",
+            ref,
+        )
+        return _table(r) if r else None
+
+    async def match(self, match_id: int) -> MatchRow | None:
+        r = await self._pool.fetchrow("SELECT * FROM matches WHERE id = $1", match_id)
+        return MatchRow(*r) if r else None
+
+    async def latest_match(
+        self, channel: str | None = None, *, ended: bool = False
+    ) -> MatchRow | None:
+        sql, args = latest_match_sql(channel, ended)
+        r = await self._pool.fetchrow(dollar(sql), *args)
+        return MatchRow(*r) if r else None
+
+    async def matches(self, status: str | None = None) -> list[MatchRow]:
+        if status is None:
+            rows = await self._pool.fetch("SELECT * FROM matches ORDER BY id")
+        else:
+            rows = await self._pool.fetch(
+                "SELECT * FROM matches WHERE status = $1 ORDER BY id", status
+            )
+        return [MatchRow(*r) for r in rows]
+
+    async def log(self, match_id: int) -> list[LogEntry]:
+        rows = await self._pool.fetch(
+            "SELECT match_id, seq, at, kind, data FROM match_log WHERE match_id = $1 ORDER BY seq",
+            match_id,
+        )
+        return [LogEntry(m, s, a, k, json.loads(d)) for m, s, a, k, d in rows]
+
+    async def deadlines(self) -> dict[int, Deadline]:
+        rows = await self._pool.fetch("SELECT table_id, kind, due, nonce FROM deadlines")
+        return {r[0]: Deadline(*r) for r in rows}
+
+
+def _table(r: Any) -> TableRow:
+    return TableRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7], r[8])
