@@ -160,8 +160,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             t = Table.from_row(row)
             if row.match_id is not None:
                 entries = await self.store.log(row.match_id)
-                if entries:
-                    t.run = MatchRun.replay(entries, t.id)
+                if entries:  # replayed in a thread: the live tables' moves go on meanwhile
+                    t.run = await asyncio.to_thread(MatchRun.replay, entries, t.id)
                     if not t.run.over:
                         keep_secrets(t.run)
             self.tables[t.id] = t

@@ -11,7 +11,7 @@ from bot.platform import Reply
 from bot.play.table import BOT_NAMES, Seat, Table, TableSettings
 from bot.show import texts
 from bot.show.i18n import _
-from bot.store import Write
+from bot.store import TableRow, Write
 from engine import RULESETS
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class Lobby:
                     settings.seed_window = parse.seed_window(value)
             else:
                 raise Refused("err-create-arg", arg=parse.echo(word), rulesets=", ".join(RULESETS))
-        if len(self._channel_tables(ctx.channel)) >= self.settings.max_tables_per_channel:
+        if await self._live_tables(ctx.channel.id) >= self.settings.max_tables_per_channel:
             raise Refused("err-too-many-tables")
         now = self.clock.now()
         seat = Seat("human", ctx.user.name, ctx.user.id, locale=ctx.user.locale)
@@ -66,6 +66,14 @@ class Lobby:
         self.tables[t.id] = t
         await self._post_table(t)
         return [Reply(_("ok-created", ctx.locale, table=t.tid, ruleset=settings.ruleset))]
+
+    async def _live_tables(self, channel: str) -> int:
+        """The channel's live tables, counted in the database (every process's, so the
+        answer does not depend on which process a player reaches): a match in progress,
+        or a table someone sits at or is still setting up; not a table whose match is
+        over and where nobody sits any more."""
+        rows = await self.store.channel_tables(channel)
+        return sum(1 for r in rows if is_live(r))
 
     async def _cmd_list(self, ctx: _Ctx) -> list[Reply]:
         here = self._channel_tables(ctx.channel)
@@ -200,3 +208,13 @@ class Lobby:
             self._disarm(t)
         self._forget(t)
         return [Reply(_("ok-closed", ctx.locale, table=t.tid))]
+
+
+def is_live(row: TableRow) -> bool:
+    """Does this table count against the channel's limit?"""
+    if row.status == "playing":
+        return True
+    if row.status != "open":
+        return False
+    seated = any(s is not None and s.get("kind") != "bot" for s in row.seats)
+    return seated or row.settings.get("last_match") is None

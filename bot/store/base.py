@@ -34,6 +34,7 @@ import aiosqlite
 
 from bot.commands.inputs import Refused
 from bot.ops import metrics
+from bot.store.availability import Availability
 
 log = logging.getLogger(__name__)
 
@@ -183,6 +184,11 @@ class LeaseLost(Refused):
         self.table_ids = table_ids
 
 
+class StoreUnavailable(RuntimeError):
+    """The database could not be reached (after retries): nothing of the write was
+    committed. Every write waiting with it fails at once, not one by one."""
+
+
 Serves = Callable[[str], bool]  # does this process serve that channel (its shards)?
 
 
@@ -205,6 +211,8 @@ class Store(abc.ABC):
         self._pending: list[tuple[Write, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self.commits = 0
+        # the database's state as seen here: logged once per change, read by health checks
+        self.availability = Availability()
 
     @classmethod
     async def open(cls, target: str | Path, **options: Any) -> Store:
@@ -234,6 +242,11 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def open_tables(self) -> list[TableRow]: ...
 
+    async def channel_tables(self, channel: str) -> list[TableRow]:
+        """The channel's tables that are not closed, in the database: every process's,
+        not only the ones this process runs."""
+        return [r for r in await self.open_tables() if r.channel == channel]
+
     @abc.abstractmethod
     async def table(self, table_id: int) -> TableRow | None: ...
 
@@ -259,9 +272,12 @@ class Store(abc.ABC):
 
     # --- table leases (one process: every unfinished table is its own) ----------------
 
-    async def claim_tables(self, serves: Serves | None = None, mine: bool = True) -> list[TableRow]:
+    async def claim_tables(
+        self, serves: Serves | None = None, mine: bool = True, limit: int | None = None
+    ) -> list[TableRow]:
         """Take every unfinished table this process may run (one whose lease ran out, and
-        with ``mine`` the ones it holds under its name); returns their rows, oldest first."""
+        with ``mine`` the ones it holds under its name), at most ``limit``; returns their
+        rows, oldest first."""
         if not mine:
             return []
         return [r for r in await self.open_tables() if serves is None or serves(r.channel)]
@@ -270,8 +286,9 @@ class Store(abc.ABC):
         """Tables with a match in progress (of the channels served) not in ``here``."""
         return []
 
-    async def renew_leases(self) -> set[int] | None:
-        """Extend this process's leases; the tables it still holds (None: all of them)."""
+    async def renew_leases(self, tables: set[int] | None = None) -> set[int] | None:
+        """Extend this process's leases; which of ``tables`` (the ones it runs) it still
+        holds (None: all of them)."""
         return None
 
     async def release_leases(self) -> None:  # noqa: B027 (one process: nothing to give up)
@@ -296,6 +313,12 @@ class Store(abc.ABC):
             try:
                 await self._commit(merged)
                 self.commits += 1
+            except StoreUnavailable as exc:
+                # the database is down: the units alone would only fail again, one by one
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                continue
             except Exception:
                 # one bad unit (or a lost lease) must not sink the others: each on its own
                 for unit, fut in batch:

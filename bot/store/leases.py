@@ -1,17 +1,30 @@
 """Keeping this process's table leases alive, and taking over the tables of a process that
 died.
 
-Every ``lease_seconds / 3`` (at most a second) the keeper renews the leases this process
-holds (a table whose lease could not be renewed is another process's now: it is dropped
-here at once), then claims the unfinished tables whose lease ran out (their process was
-killed, or stalled past its lease) among the channels this process serves, and hands them
-to the app, which rebuilds each from its log and arms its deadline again. The database's
-clock decides what has run out, so the processes' clocks need not agree.
+Two tasks, so that neither can hold the other back:
+
+- the **renewal**, every ``lease_seconds / 3`` (at most a second), extends every lease
+  this process holds, on a database connection of its own, and drops at once a table
+  whose lease another process holds now. It never waits behind a claim, a rebuild or the
+  pool's commits, and its statement skips locked rows instead of waiting on them. A
+  renewal that comes late (the event loop or the machine stalled) is logged once, with
+  how late, and whether the leases may have run out meanwhile;
+- the **takeover**, on the same period, claims the unfinished tables whose lease ran
+  out (their process was killed, or stalled past its lease) among the channels this
+  process serves, at most ``batch`` a round, and hands them to the app, which rebuilds
+  each from its log and arms its deadline again; while there is more to take it goes on
+  at once, a batch at a time, so the live tables' moves go on between two batches.
+
+The database's clock decides what has run out, so the processes' clocks need not agree.
+During an outage both back off (up to half a lease) and the store's
+:class:`~bot.store.availability.Availability` logs one line per change of state, not a
+traceback per try.
 
 Safety does not rest on this loop's timing: every commit checks its tables' leases in its
 own transaction (``bot/store/postgres.py``). The loop only decides how soon a dead
 process's tables come back: within one lease time and one period of this loop (a lease
-runs out at most ``lease_seconds`` after its process's last commit or renewal).
+runs out at most ``lease_seconds`` after its process's last commit or renewal), plus the
+time to rebuild them.
 """
 
 from __future__ import annotations
@@ -19,11 +32,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.store.availability import describe, is_outage
 from bot.store.base import Serves, Store, TableRow
 
 log = logging.getLogger(__name__)
+
+CLAIM_BATCH = 50  # tables taken over (and rebuilt) a round, at most
 
 
 class TableRunner(Protocol):
@@ -34,45 +53,153 @@ class TableRunner(Protocol):
     def drop_tables(self, ids: set[int]) -> None: ...
 
 
+@dataclass(frozen=True)
+class LeaseStatus:
+    """What this process holds and whether it can tell: for health checks and admin."""
+
+    held: frozenset[int]  # the tables it runs whose lease the last renewal confirmed
+    database_up: bool
+    down_for: float | None  # seconds the database has been unreachable, if it is
+    renewed_ago: float | None  # seconds since the last renewal that reached the database
+    lease_seconds: float
+    taken_over: int  # tables taken over from other processes since the start
+
+
 class LeaseKeeper:
-    def __init__(self, store: Store, runner: TableRunner, serves: Serves | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        runner: TableRunner,
+        serves: Serves | None = None,
+        *,
+        batch: int = CLAIM_BATCH,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.store = store
         self.runner = runner
         self.serves = serves
+        self.batch = batch
+        self.clock = clock
         self.period = max(0.05, min(1.0, store.lease_seconds / 3))
-        self._task: asyncio.Task[None] | None = None
+        self.max_backoff = max(self.period, store.lease_seconds / 2)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._held: frozenset[int] = frozenset()
+        self._renewed_at: float | None = None
+        self._late = False  # a late renewal was logged and none on time came since
+        self._errors: dict[str, str] = {}  # the last error logged, by task
+        self.taken_over = 0
+        self.worst_late = 0.0  # the latest a renewal came, seconds past its period
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run())
+        if not self._tasks:
+            self._renewed_at = self.clock()
+            self._tasks = [
+                asyncio.create_task(self._every(self.renew, "renewal")),
+                asyncio.create_task(self._every(self.take_over, "takeover")),
+            ]
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
             task.cancel()
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _run(self) -> None:
+    def status(self) -> LeaseStatus:
+        a = self.store.availability
+        now = self.clock()
+        return LeaseStatus(
+            held=self._held & frozenset(self.runner.tables),
+            database_up=a.up,
+            down_for=None if a.down_since is None else now - a.down_since,
+            renewed_ago=None if self._renewed_at is None else now - self._renewed_at,
+            lease_seconds=self.store.lease_seconds,
+            taken_over=self.taken_over,
+        )
+
+    async def _every(self, step: Callable[[], Any], name: str) -> None:
+        """Run ``step`` every period; at once again when it says there is more; after a
+        failure, back off (doubling, up to half a lease), logging each new error once."""
+        delay, failures = self.period, 0
         while True:
-            await asyncio.sleep(self.period)
+            await asyncio.sleep(delay)
             try:
-                await self.tick()
+                more = await step()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("could not renew or claim table leases")
+            except Exception as exc:
+                failures += 1
+                delay = min(self.max_backoff, self.period * 2 ** (failures - 1))
+                self._failed(name, exc)
+                continue
+            failures = 0
+            self._errors.pop(name, None)
+            delay = 0.0 if more else self.period
 
-    async def tick(self) -> None:
-        """Renew, drop what was lost, take over what ran out."""
+    def _failed(self, name: str, exc: Exception) -> None:
+        if is_outage(exc):
+            self.store.availability.failed(exc)  # logs the changes of state only
+            return
+        said = describe(exc)
+        if self._errors.get(name) != said:  # a statement's error: once, with its traceback
+            self._errors[name] = said
+            log.error("lease %s failed: %s", name, said, exc_info=exc)
+
+    async def renew(self) -> bool:
+        """Extend this process's leases; drop the tables another process holds now."""
         before = set(self.runner.tables)  # committed before the renewal is asked
-        held = await self.store.renew_leases()
-        if held is not None:
-            lost = {tid for tid in before - held if tid in self.runner.tables}
-            if lost:
-                self.runner.drop_tables(lost)
-        rows = await self.store.claim_tables(self.serves, mine=False)
+        held = await self.store.renew_leases(before)
+        self.store.availability.ok()
+        self._on_time()
+        if held is None:  # one process: every table is its own
+            self._held = frozenset(before)
+            return False
+        self._held = frozenset(held)
+        lost = {tid for tid in before - held if tid in self.runner.tables}
+        if lost:
+            self.runner.drop_tables(lost)
+        return False
+
+    def _on_time(self) -> None:
+        """Notice a renewal that came late (the loop, the machine or the database stalled
+        longer than a period): one line when it starts, none while it stays late."""
+        now = self.clock()
+        last, self._renewed_at = self._renewed_at, now
+        if last is None:
+            return
+        late = now - last - self.period
+        self.worst_late = max(self.worst_late, late)
+        if late <= self.period:
+            self._late = False
+            return
+        if self._late:
+            return
+        self._late = True
+        lease = self.store.lease_seconds
+        log.warning(
+            "lease renewal came %.1f s late (due every %.1f s, leases of %.0f s)%s",
+            late,
+            self.period,
+            lease,
+            ": the leases had run out, another process may have taken tables"
+            if now - last >= lease
+            else "",
+        )
+
+    async def take_over(self) -> bool:
+        """Claim a batch of tables whose lease ran out and run them; True if there may be
+        more waiting."""
+        rows = await self.store.claim_tables(self.serves, mine=False, limit=self.batch)
         fresh = [r for r in rows if r.id not in self.runner.tables]
         if fresh:
             log.warning("taking over tables %s", ", ".join(f"t{r.id}" for r in fresh))
             await self.runner.adopt_tables(fresh)
+            self.taken_over += len(fresh)
+        return len(rows) >= self.batch
+
+    async def tick(self) -> None:
+        """One renewal and one takeover round (tests drive the keeper with it)."""
+        await self.renew()
+        while await self.take_over():
+            pass

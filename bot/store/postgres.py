@@ -8,25 +8,40 @@ The same migrations as SQLite (numbered in ``schema_version``), the same stateme
 - each unfinished table has one lease row (owner, expiry, in the database's own clock).
   A table's id is handed out together with its lease to the process that asked. Every
   commit renews the leases of the tables it changes with a conditional ``UPDATE ...
-  WHERE owner = me AND expires > now`` in the same transaction, and writes nothing unless
-  every one of them is still this process's (:class:`~bot.store.LeaseLost`): a process
-  that stalled past its lease cannot write over the one that took its tables, not even
-  for a moment. The row lock that ``UPDATE`` takes makes a takeover wait for the commit;
+  WHERE owner = me`` in the same transaction, and writes nothing unless every one of them
+  is still this process's (:class:`~bot.store.LeaseLost`): a process that stalled past
+  its lease cannot write over the one that took its tables, not even for a moment. The
+  owner is what excludes: a takeover changes it, and a lease that ran out with nobody
+  taking it is still this process's to renew (after an outage, a long pause);
 - the match log refuses ``UPDATE``, ``DELETE`` and ``TRUNCATE`` (a trigger).
+
+No lease statement waits on another process's locks. A takeover claims with ``FOR UPDATE
+SKIP LOCKED`` (a row that a commit holds, even one of a paused process, is skipped, not
+waited on), the renewal skips what is locked too (the commit that holds it renews it),
+and every connection has a ``lock_timeout``: a commit whose wait runs out is retried, then
+reported, and writes nothing. A transaction left open by a paused process is ended by the
+server (``idle_in_transaction_session_timeout``, one lease), so its row locks go back and
+its tables can be taken over; the paused process's commit then fails and writes nothing.
+The renewal has a connection of its own, so it never queues behind a claim, a rebuild's
+reads or a burst of commits for one of the pool's connections.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import secrets
 import socket
+import time
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 
 from bot.ops import metrics
+from bot.store.availability import is_outage
 from bot.store.base import (
     Deadline,
     LeaseLost,
@@ -34,6 +49,7 @@ from bot.store.base import (
     MatchRow,
     Serves,
     Store,
+    StoreUnavailable,
     TableRow,
     Write,
     latest_match_sql,
@@ -44,6 +60,18 @@ from bot.store.sql import dollar
 log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 10.0
+LOCK_TIMEOUT = 0.5  # seconds: the longest any statement of the store waits for a lock
+COMMIT_TRIES = 4  # a commit whose lock wait ran out (or whose connection broke) is retried
+# Tests only: a directory; a commit that finds ``arm`` there removes it, writes ``held``
+# (its tables) and stalls inside its transaction, row locks held, for HOLD_SECONDS, so a
+# test can SIGSTOP the process at that point for certain (tests/console/test_chaos.py).
+HOLD_COMMIT_ENV = "BELOTE_TEST_HOLD_COMMIT"
+HOLD_SECONDS = 5.0
+_RETRIED = (
+    asyncpg.exceptions.LockNotAvailableError,  # lock_timeout
+    asyncpg.exceptions.DeadlockDetectedError,
+    asyncpg.exceptions.SerializationError,
+)
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: tables, matches, the append-only log, deadlines
@@ -118,10 +146,24 @@ def default_owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
+def session_settings(owner: str, lease_seconds: float) -> dict[str, str]:
+    """Every connection of the store: named after its process (``pg_stat_activity`` and
+    the server's log say which bot holds what), lock waits bounded, and a transaction
+    left open longer than a lease (its process paused) ended by the server."""
+    return {
+        "application_name": owner[:63],
+        "lock_timeout": f"{int(min(LOCK_TIMEOUT, lease_seconds / 4) * 1000)}ms",
+        "idle_in_transaction_session_timeout": f"{max(1000, int(lease_seconds * 1000))}ms",
+    }
+
+
 # Every statement that changes several leases locks their rows in one order (by table id)
-# before it updates them: a commit, the lease keeper and a takeover running at once would
-# otherwise lock the same rows in different orders and deadlock.
-_LOCKED_IN_ORDER = "WITH locked AS ({which} ORDER BY table_id FOR UPDATE) UPDATE leases"
+# before it updates them: a commit and a takeover running at once would otherwise lock
+# the same rows in different orders and deadlock. The claim and the renewal skip what is
+# locked; a commit waits, at most LOCK_TIMEOUT.
+_LOCKED_IN_ORDER = "WITH locked AS ({which} ORDER BY table_id{lock}) UPDATE leases"
+_WAIT = " FOR UPDATE"  # a commit: waits for the row, at most LOCK_TIMEOUT
+_SKIP = " LIMIT $5 FOR UPDATE SKIP LOCKED"  # a claim: what is locked is not waited on
 
 
 class PostgresStore(Store):
@@ -130,8 +172,12 @@ class PostgresStore(Store):
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str, lease_seconds: float) -> None:
         super().__init__(url)
         self._pool = pool
+        self._url = url
         self.owner = owner
         self.lease_seconds = lease_seconds
+        self._renewer: asyncpg.Connection | None = None  # the renewal's own connection
+        hold = os.environ.get(HOLD_COMMIT_ENV)
+        self._hold = Path(hold) if hold else None
 
     @classmethod
     async def connect(
@@ -142,8 +188,14 @@ class PostgresStore(Store):
         lease_seconds: float = LEASE_SECONDS,
         pool_size: int = 4,
     ) -> PostgresStore:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
-        store = cls(pool, url, owner or default_owner(), lease_seconds)
+        owner = owner or default_owner()
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=1,
+            max_size=pool_size,
+            server_settings=session_settings(owner, lease_seconds),
+        )
+        store = cls(pool, url, owner, lease_seconds)
         await store.migrate()
         return store
 
@@ -165,8 +217,13 @@ class PostgresStore(Store):
         return int(version)
 
     async def close(self) -> None:
-        await self.flush()
-        await self._pool.close()
+        try:
+            await self.flush()
+        finally:
+            renewer, self._renewer = self._renewer, None
+            if renewer is not None:
+                renewer.terminate()
+            await self._pool.close()
 
     # --- ids: a table's id comes with its lease --------------------------------------
 
@@ -188,13 +245,35 @@ class PostgresStore(Store):
 
     @metrics.timed_commit
     async def _commit(self, w: Write) -> None:
+        """One transaction; retried when a lock wait ran out, a deadlock was broken or the
+        connection broke (each try all or nothing), then reported: never half written."""
         touched = sorted(w.touched())
+        for attempt in range(1, COMMIT_TRIES + 1):
+            try:
+                await self._commit_once(w, touched)
+            except _RETRIED as exc:
+                if attempt == COMMIT_TRIES:
+                    raise
+                log.info("commit retried (%s)", type(exc).__name__)
+            except Exception as exc:
+                if not is_outage(exc):
+                    raise
+                self.availability.failed(exc)
+                if attempt == COMMIT_TRIES:
+                    raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
+            else:
+                self.availability.ok()
+                return
+            await asyncio.sleep(0.05 * 2**attempt)
+
+    async def _commit_once(self, w: Write, touched: list[int]) -> None:
         async with self._pool.acquire() as c, c.transaction():
             if touched:
                 held = await c.fetch(
                     _LOCKED_IN_ORDER.format(
                         which="SELECT table_id FROM leases WHERE table_id = ANY($1::bigint[])"
-                        " AND owner = $2 AND expires > clock_timestamp()"
+                        " AND owner = $2",
+                        lock=_WAIT,
                     )
                     + " SET expires = clock_timestamp() + $3 * interval '1 second'"
                     " FROM locked WHERE leases.table_id = locked.table_id"
@@ -208,19 +287,37 @@ class PostgresStore(Store):
                     if self.lease_lost is not None:
                         self.lease_lost(lost)
                     raise LeaseLost(lost)
+                if self._hold is not None:
+                    self._held_here(touched)
             for sql, rows in write_statements(w):
                 await c.executemany(dollar(sql), rows)
 
+    def _held_here(self, touched: list[int]) -> None:
+        """The test hook (HOLD_COMMIT_ENV): stall inside this transaction, once."""
+        assert self._hold is not None
+        arm = self._hold / "arm"
+        try:
+            arm.unlink()
+        except FileNotFoundError:
+            return
+        (self._hold / "held").write_text(" ".join(map(str, touched)))
+        time.sleep(HOLD_SECONDS)  # blocks the loop, on purpose: the process is "paused"
+
     # --- leases ----------------------------------------------------------------------
 
-    async def claim_tables(self, serves: Serves | None = None, mine: bool = True) -> list[TableRow]:
+    async def claim_tables(
+        self, serves: Serves | None = None, mine: bool = True, limit: int | None = None
+    ) -> list[TableRow]:
         """Take the unfinished tables whose lease has run out (and with ``mine``, the ones
         held under this process's name: the same process restarted), of the channels it
-        serves; a table another live process holds is left alone."""
+        serves, at most ``limit`` of them; a table another live process holds is left
+        alone, and one whose row is locked (a commit in progress, a paused process's open
+        transaction, another process claiming it) is skipped, never waited on."""
         rows = await self._pool.fetch(
             "SELECT t.id, t.channel FROM tables t JOIN leases l ON l.table_id = t.id"
             " WHERE t.status != 'closed'"
-            " AND ((l.owner = $1 AND $2) OR l.expires <= clock_timestamp())",
+            " AND ((l.owner = $1 AND $2) OR l.expires <= clock_timestamp())"
+            " ORDER BY t.id",
             self.owner,
             mine,
         )
@@ -230,7 +327,8 @@ class PostgresStore(Store):
         claimed = await self._pool.fetch(
             _LOCKED_IN_ORDER.format(
                 which="SELECT table_id FROM leases WHERE table_id = ANY($1::bigint[])"
-                " AND ((owner = $2 AND $4) OR expires <= clock_timestamp())"
+                " AND ((owner = $2 AND $4) OR expires <= clock_timestamp())",
+                lock=_SKIP,
             )
             + " SET owner = $2, expires = clock_timestamp() + $3 * interval '1 second'"
             " FROM locked WHERE leases.table_id = locked.table_id RETURNING leases.table_id",
@@ -238,6 +336,7 @@ class PostgresStore(Store):
             self.owner,
             self.lease_seconds,
             mine,
+            limit,
         )
         ids = sorted(r[0] for r in claimed)
         if not ids:
@@ -253,19 +352,42 @@ class PostgresStore(Store):
             if r["id"] not in here and (serves is None or serves(r["channel"]))
         ]
 
-    async def renew_leases(self) -> set[int] | None:
-        rows = await self._pool.fetch(
-            _LOCKED_IN_ORDER.format(
-                which="SELECT table_id FROM leases WHERE owner = $1"
-                " AND expires > clock_timestamp()"
+    async def renew_leases(self, tables: set[int] | None = None) -> set[int] | None:
+        """Extend this process's leases, on the renewal's own connection; returns which of
+        ``tables`` (those it runs) are still its own. A lease that ran out while nobody
+        took it (the database was down, the process paused) is renewed too: the owner is
+        what excludes. A row that is locked is skipped, not waited on: a commit of ours
+        renews it itself, and another process's claim decides it (seen next time)."""
+        conn = await self._renewal_connection()
+        try:
+            rows = await conn.fetch(
+                "WITH locked AS (SELECT table_id FROM leases WHERE owner = $1"
                 " AND table_id IN (SELECT id FROM tables WHERE status != 'closed')"
+                " ORDER BY table_id FOR UPDATE SKIP LOCKED),"
+                " renewed AS (UPDATE leases"
+                " SET expires = clock_timestamp() + $2 * interval '1 second'"
+                " FROM locked WHERE leases.table_id = locked.table_id RETURNING 1)"
+                " SELECT table_id FROM leases WHERE owner = $1 AND table_id = ANY($3::bigint[])",
+                self.owner,
+                self.lease_seconds,
+                sorted(tables or ()),
+                timeout=max(1.0, self.lease_seconds / 3),
             )
-            + " SET expires = clock_timestamp() + $2 * interval '1 second'"
-            " FROM locked WHERE leases.table_id = locked.table_id RETURNING leases.table_id",
-            self.owner,
-            self.lease_seconds,
-        )
+        except Exception:
+            self._renewer = None
+            conn.terminate()
+            raise
         return {r[0] for r in rows}
+
+    async def _renewal_connection(self) -> asyncpg.Connection:
+        conn = self._renewer
+        if conn is None or conn.is_closed():
+            conn = self._renewer = await asyncpg.connect(
+                self._url,
+                server_settings=session_settings(self.owner, self.lease_seconds),
+                timeout=max(1.0, self.lease_seconds / 3),
+            )
+        return conn
 
     async def release_leases(self) -> None:
         await self._pool.execute(
@@ -287,6 +409,12 @@ class PostgresStore(Store):
 
     async def open_tables(self) -> list[TableRow]:
         rows = await self._pool.fetch("SELECT * FROM tables WHERE status != 'closed' ORDER BY id")
+        return [_table(r) for r in rows]
+
+    async def channel_tables(self, channel: str) -> list[TableRow]:
+        rows = await self._pool.fetch(
+            "SELECT * FROM tables WHERE channel = $1 AND status != 'closed' ORDER BY id", channel
+        )
         return [_table(r) for r in rows]
 
     async def table(self, table_id: int) -> TableRow | None:
