@@ -55,6 +55,7 @@ class PgServer:
     root: Path
     port: int
     _names: itertools.count
+    options: str = ""
 
     @classmethod
     def start(cls, *, durable: bool = False) -> PgServer:
@@ -70,6 +71,7 @@ class PgServer:
         options += " -c max_connections=200"
         if not durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        server.options = options
         try:
             server._run("initdb", "-D", str(root / "data"), "-A", "trust", "-U", "postgres", "-N")
             server._run(
@@ -98,6 +100,17 @@ class PgServer:
         name = f"{prefix}_{next(self._names)}"
         self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
         return self.url(name)
+
+    def halt(self) -> None:
+        """Stop the server, keeping its data (an outage): :meth:`resume` starts it again
+        on the same port."""
+        self._run("pg_ctl", "-D", str(self.root / "data"), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        self._run(
+            "pg_ctl", "-D", str(self.root / "data"), "-o", self.options,
+            "-l", str(self.root / "log"), "-w", "start",
+        )  # fmt: skip
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError, OSError):

@@ -29,6 +29,7 @@ _OUTAGE_ERRORS: tuple[type[BaseException], ...] = (
     asyncio.TimeoutError,
     asyncpg.PostgresConnectionError,  # SQLSTATE class 08
     asyncpg.InterfaceError,  # the connection was closed under the call
+    asyncpg.InternalClientError,  # a connection the server ended, used again
     asyncpg.exceptions.OperatorInterventionError,  # 57: shutdown, starting up, terminated
 )
 

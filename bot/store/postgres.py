@@ -191,7 +191,7 @@ class PostgresStore(Store):
         owner = owner or default_owner()
         pool = await asyncpg.create_pool(
             url,
-            min_size=1,
+            min_size=0,  # no floor to restore: the driver would log a traceback a try
             max_size=pool_size,
             server_settings=session_settings(owner, lease_seconds),
         )

@@ -141,7 +141,9 @@ class PostgresDatabase(Database):
     async def open(cls, url: str) -> PostgresDatabase:
         import asyncpg
 
-        return cls(await asyncpg.create_pool(url, min_size=1, max_size=4))
+        # no floor of connections: during an outage the driver would try to restore it
+        # and log a traceback each time
+        return cls(await asyncpg.create_pool(url, min_size=0, max_size=4))
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         return [tuple(r) for r in await self.pool.fetch(dollar(sql), *args)]

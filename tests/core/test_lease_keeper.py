@@ -1,0 +1,285 @@
+"""Leases that never wait (real PostgreSQL): a claim skips the rows a paused process's
+open transaction holds and gets them once the server ends that transaction; a commit's
+lock wait is bounded, retried, then reported, never half written; the renewal goes on
+while a takeover rebuilds; a late renewal is logged once with how late; an outage is one
+line when it starts, one a minute while it lasts, one when it ends, and the process keeps
+its own tables through it. The console's table limit counts live tables in the database."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import asyncpg
+import pytest
+
+from bot.play.lobby import is_live
+from bot.store import LeaseLost, StoreUnavailable, TableRow, Write, open_store
+from bot.store import availability as availability_module
+from bot.store.leases import LeaseKeeper
+from bot.store.postgres import LOCK_TIMEOUT, session_settings
+from tests.core.harness import make_harness
+from tests.core.test_store import _entry, _table_with_match
+from tests.pg import PgServer
+
+
+class Runner:
+    """The app's side of the keeper (what it runs): tables by id, and a rebuild that
+    takes ``rebuild`` seconds of the event loop's time (awaited, as the app's is)."""
+
+    def __init__(self, ids: set[int] = frozenset(), rebuild: float = 0.0) -> None:
+        self.tables: dict[int, Any] = dict.fromkeys(ids)
+        self.rebuild = rebuild
+        self.adopted: list[int] = []
+        self.dropped: list[int] = []
+
+    async def adopt_tables(self, rows: list[TableRow]) -> None:
+        await asyncio.sleep(self.rebuild)
+        for r in rows:
+            self.tables[r.id] = r
+            self.adopted.append(r.id)
+
+    def drop_tables(self, ids: set[int]) -> None:
+        for tid in ids:
+            self.tables.pop(tid, None)
+            self.dropped.append(tid)
+
+
+async def _until(what, timeout: float, step: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = await what()
+        if got:
+            return got
+        await asyncio.sleep(step)
+    raise AssertionError(f"timed out waiting for {what.__name__}")
+
+
+async def test_a_claim_skips_what_a_paused_transaction_locks_and_takes_it_when_it_ends(
+    pg_server,
+):
+    url = pg_server.create_database()
+    lease = 1.0
+    a = await open_store(url, owner="A", lease_seconds=lease)
+    c = await open_store(url, owner="C", lease_seconds=30)
+    # process A is paused inside a commit: its lease check ran, its row lock is held (the
+    # server ends it after 2.5 s idle here, so the claim below comes while it is open)
+    paused = await asyncpg.connect(url, server_settings=session_settings("A", 2.5))
+    try:
+        ids = [(await _table_with_match(a))[0] for _ in range(3)]
+        tx = paused.transaction()
+        await tx.start()
+        await paused.execute("SELECT 1 FROM leases WHERE table_id = $1 FOR UPDATE", ids[0])
+        await asyncio.sleep(lease * 1.2)  # A's leases run out (it renews nothing)
+
+        began = time.monotonic()
+        rows = await asyncio.wait_for(c.claim_tables(mine=False), 5)
+        assert time.monotonic() - began < 1.0  # skipped, not waited on
+        assert [r.id for r in rows] == ids[1:]
+
+        async def freed() -> list[TableRow]:  # the server ends A's idle transaction
+            return await c.claim_tables(mine=False)
+
+        began = time.monotonic()
+        assert [r.id for r in await _until(freed, 5)] == ids[:1]
+        assert time.monotonic() - began < 2.5
+        assert paused.is_closed() or await _closed(paused)
+        with pytest.raises(LeaseLost):  # A, awake, writes nothing to a table it lost
+            await a.write(Write(logs=[_entry(1, 1, "A")], deadlines={ids[0]: None}))
+    finally:
+        paused.terminate()
+        await a.close()
+        await c.close()
+
+
+async def _closed(conn: asyncpg.Connection) -> bool:
+    try:
+        await conn.fetchval("SELECT 1")
+    except (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError):
+        return True
+    except asyncpg.exceptions.OperatorInterventionError:
+        return True
+    return False
+
+
+async def test_a_commit_waits_a_bounded_time_for_a_lock_then_retries_then_reports(pg_server):
+    url = pg_server.create_database()
+    a = await open_store(url, owner="A", lease_seconds=30)
+    other = await asyncpg.connect(url)  # another session holding A's lease row
+    try:
+        tid, mid = await _table_with_match(a)
+        tx = other.transaction()
+        await tx.start()
+        await other.execute("SELECT 1 FROM leases WHERE table_id = $1 FOR UPDATE", tid)
+        began = time.monotonic()
+        with pytest.raises(asyncpg.exceptions.LockNotAvailableError):
+            await asyncio.wait_for(
+                a.write(Write(logs=[_entry(mid, 1, "A")], deadlines={tid: None})), 30
+            )
+        assert time.monotonic() - began < 10 * LOCK_TIMEOUT + 3  # tries a few times, then says
+        assert len(await a.log(mid)) == 1  # nothing of it written
+
+        # the lock goes back while the commit retries: it goes in, once
+        write = asyncio.create_task(
+            a.write(Write(logs=[_entry(mid, 1, "A")], deadlines={tid: None}))
+        )
+        await asyncio.sleep(LOCK_TIMEOUT * 1.5)
+        await tx.rollback()
+        await asyncio.wait_for(write, 10)
+        assert [e.seq for e in await a.log(mid)] == [0, 1]
+    finally:
+        await other.close()
+        await a.close()
+
+
+async def test_the_renewal_goes_on_while_a_takeover_rebuilds(pg_server):
+    url = pg_server.create_database()
+    lease = 0.6
+    dead = await open_store(url, owner="dead", lease_seconds=lease)
+    a = await open_store(url, owner="A", lease_seconds=lease)
+    try:
+        mine = {(await _table_with_match(a))[0] for _ in range(2)}
+        theirs = (await _table_with_match(dead))[0]
+        await dead.close()
+        runner = Runner(mine, rebuild=lease * 4)  # a rebuild far longer than a lease
+        keeper = LeaseKeeper(a, runner)
+        keeper.start()
+        try:
+
+            async def adopting() -> bool:
+                return (await a.lease_of(theirs))[0] == "A"
+
+            await _until(adopting, 5)
+            began = time.monotonic()
+            while time.monotonic() - began < lease * 3:  # the rebuild is under way
+                for tid in mine:
+                    owner, left = await a.lease_of(tid)
+                    assert owner == "A" and left > 0, (tid, left)
+                await asyncio.sleep(0.05)
+            await _until(lambda: _true(theirs in runner.adopted), 5)
+            assert runner.dropped == []
+            assert keeper.status().held >= mine
+        finally:
+            await keeper.stop()
+    finally:
+        await a.close()
+
+
+async def _true(value: bool) -> bool:
+    return value
+
+
+async def test_a_late_renewal_is_logged_once_with_how_late(pg_server, caplog):
+    url = pg_server.create_database()
+    lease = 0.6
+    a = await open_store(url, owner="A", lease_seconds=lease)
+    try:
+        tid = (await _table_with_match(a))[0]
+        runner = Runner({tid})
+        keeper = LeaseKeeper(a, runner)
+        keeper.start()
+        try:
+            await asyncio.sleep(keeper.period * 3)
+            with caplog.at_level(logging.WARNING, logger="bot.store.leases"):
+                time.sleep(1.0)  # the event loop stalls (a long rebuild, a paused machine)
+                await asyncio.sleep(keeper.period * 6)
+                late = [r.getMessage() for r in caplog.records if "late" in r.getMessage()]
+                assert len(late) == 1, late
+                seconds = float(late[0].split("came ")[1].split(" s")[0])
+                assert 0.5 <= seconds <= 2.5, late
+                assert "had run out" in late[0]  # 1 s without renewal, leases of 0.6 s
+                time.sleep(0.5)  # a second stall: a second line
+                await asyncio.sleep(keeper.period * 4)
+                late = [r.getMessage() for r in caplog.records if "late" in r.getMessage()]
+                assert len(late) == 2, late
+            # nobody took it meanwhile: still this process's, not "run by another process"
+            assert runner.dropped == [] and (await a.lease_of(tid))[0] == "A"
+        finally:
+            await keeper.stop()
+    finally:
+        await a.close()
+
+
+async def test_an_outage_is_one_line_a_change_and_the_process_keeps_its_tables(caplog, monkeypatch):
+    server = PgServer.start()  # its own server: this test stops it
+    monkeypatch.setattr(availability_module, "STILL_DOWN_EVERY", 1.0)
+    lease = 1.0
+    try:
+        url = server.create_database()
+        a = await open_store(url, owner="A", lease_seconds=lease)
+        tid, mid = await _table_with_match(a)
+        runner = Runner({tid})
+        keeper = LeaseKeeper(a, runner)
+        keeper.start()
+        with caplog.at_level(logging.INFO):
+            await asyncio.sleep(keeper.period * 2)
+            server.halt()
+            await asyncio.sleep(3.5)  # longer than the lease: it ran out meanwhile
+            assert keeper.status().database_up is False
+            with pytest.raises(StoreUnavailable):  # a commit in the outage fails, says so
+                await a.write(Write(logs=[_entry(mid, 1, "A")], deadlines={tid: None}))
+            server.resume()
+
+            async def back() -> bool:
+                return keeper.status().database_up
+
+            await _until(back, 15)
+            await asyncio.sleep(keeper.period * 3)
+        await keeper.stop()
+        lines = [r for r in caplog.records if r.name.startswith("bot.store")]
+        said = [r.getMessage() for r in lines]
+        assert len([m for m in said if "database unreachable:" in m]) == 1, said
+        assert 1 <= len([m for m in said if "still unreachable" in m]) <= 6, said
+        assert len([m for m in said if "reachable again" in m]) == 1, said
+        traced = [(r.name, r.getMessage()) for r in caplog.records if r.exc_info]
+        assert not traced  # no tracebacks, from this code or the driver's pool
+        # the process knows its own lease: kept, renewed, and its next commit goes in
+        assert runner.dropped == [] and tid in keeper.status().held
+        owner, left = await a.lease_of(tid)
+        assert owner == "A" and left > 0
+        await a.write(Write(logs=[_entry(mid, 1, "A")], deadlines={tid: None}))
+        assert [e.seq for e in await a.log(mid)] == [0, 1]
+        await a.close()
+    finally:
+        server.stop()
+
+
+def _row(tid: int, status: str, seats: list[Any], last_match: int | None) -> TableRow:
+    settings = {"last_match": last_match}
+    return TableRow(tid, "test:room", "test:zoe", settings, seats, status, None, 1.0, 1.0)
+
+
+async def test_the_table_limit_counts_the_channels_live_tables_of_every_process(pg_server):
+    url = pg_server.create_database()
+    one = await make_harness(url, owner="one", lease_seconds=30, max_tables_per_channel=2)
+    two = await make_harness(url, owner="two", lease_seconds=30, max_tables_per_channel=2)
+    try:
+        bot = {"kind": "bot", "name": "Bot", "user_id": None, "level": "normal"}
+        # finished tables of bots only (their match over, nobody sits) do not count
+        for _ in range(2):
+            tid = await one.store.new_table_id()
+            await one.store.write(Write(tables=[_row(tid, "open", [bot] * 4, last_match=7)]))
+        assert (await one.cmd("alice", "/table create"))[0].ok
+        assert (await two.cmd("bob", "/table create"))[0].ok
+        # a table run by process one counts in process two, and the other way round
+        [refused] = await two.cmd("carol", "/table create")
+        assert not refused.ok and "too many" in refused.text.lower()
+        [refused] = await one.cmd("dave", "/table create")
+        assert not refused.ok
+        assert (await one.cmd("alice", "/leave"))[0].ok  # closed: a place again
+        assert (await two.cmd("carol", "/table create"))[0].ok
+    finally:
+        await one.app.stop()
+        await two.app.stop()
+
+
+def test_what_counts_as_a_live_table():
+    human = {"kind": "human", "name": "Zoe", "user_id": "test:zoe"}
+    bot = {"kind": "bot", "name": "Bot", "user_id": None}
+    assert is_live(_row(1, "playing", [bot] * 4, 3))
+    assert is_live(_row(1, "open", [human, None, None, None], 3))
+    assert is_live(_row(1, "open", [bot, None, None, None], None))  # being set up
+    assert not is_live(_row(1, "open", [bot] * 4, 3))  # its match over, nobody there
+    assert not is_live(_row(1, "closed", [human] * 4, None))
