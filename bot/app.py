@@ -33,7 +33,7 @@ from bot.play.tournament_tables import TournamentHost
 from bot.show import texts
 from bot.show.i18n import _
 from bot.show.posting import Posting, Renderer
-from bot.store import Deadline, LeaseLost, LogEntry, Store, TableRow, Write
+from bot.store import Deadline, LeaseLost, LogEntry, Store, StoreUnavailable, TableRow, Write
 from bot.store.leases import LeaseKeeper
 from engine import Action, EngineError
 
@@ -177,6 +177,15 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 self._locks.pop(tid, None)
                 log.warning("table %s is run by another process now", t.tid)
         self._update_idle()
+
+    def _shelve(self, t: Table) -> None:
+        """A table that could not be stored nor read back (the database is down) leaves
+        memory; the lease keeper rebuilds it from the database once it is back."""
+        self.tables.pop(t.id, None)
+        self._disarm(t)
+        self._locks.pop(t.id, None)
+        if self._leases is not None:
+            self._leases.rebuild_later({t.id})
 
     async def _resume(self, t: Table, stored: Deadline | None) -> None:
         run = t.run
@@ -682,9 +691,14 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             await self.store.write(w)
         except LeaseLost:
             raise  # another process runs it now (dropped here): nothing to reload or re-arm
-        except Exception:
-            log.exception("could not store table %s; reloading it", t.tid)
-            await self._reload(t)
+        except Exception as exc:
+            if not isinstance(exc, StoreUnavailable):  # an outage is logged once, by the store
+                log.exception("could not store table %s; reloading it", t.tid)
+            try:
+                await self._reload(t)
+            except Exception:
+                self._shelve(t)  # memory must not run ahead of the database
+                raise exc from None
             retry = self._next_deadline(t)
             if retry is not None:  # nobody waits forever: try again a little later
                 retry = Deadline(t.id, retry.kind, max(retry.due, now + 5.0), retry.nonce)

@@ -282,6 +282,10 @@ class Store(abc.ABC):
             return []
         return [r for r in await self.open_tables() if serves is None or serves(r.channel)]
 
+    async def own_tables(self, ids: set[int]) -> list[TableRow]:
+        """Which of these unfinished tables are still this process's (one process: all)."""
+        return [r for r in await self.open_tables() if r.id in ids]
+
     async def playing_elsewhere(self, serves: Serves | None, here: set[int]) -> list[int]:
         """Tables with a match in progress (of the channels served) not in ``here``."""
         return []

@@ -88,6 +88,7 @@ class LeaseKeeper:
         self._late = False  # a late renewal was logged and none on time came since
         self._errors: dict[str, str] = {}  # the last error logged, by task
         self.taken_over = 0
+        self._rebuild: set[int] = set()  # our own tables to read back (after an outage)
         self.worst_late = 0.0  # the latest a renewal came, seconds past its period
 
     def start(self) -> None:
@@ -187,9 +188,22 @@ class LeaseKeeper:
             else "",
         )
 
+    def rebuild_later(self, ids: set[int]) -> None:
+        """These tables of ours left memory (they could not be stored nor read back): run
+        them again, rebuilt from the database, once it answers, if they are still ours."""
+        self._rebuild |= ids
+
     async def take_over(self) -> bool:
         """Claim a batch of tables whose lease ran out and run them; True if there may be
         more waiting."""
+        if self._rebuild:
+            wanted = set(self._rebuild)
+            rows = await self.store.own_tables(wanted)
+            self._rebuild -= wanted
+            back = [r for r in rows if r.id not in self.runner.tables]
+            if back:
+                log.warning("running tables %s again", ", ".join(f"t{r.id}" for r in back))
+                await self.runner.adopt_tables(back)
         rows = await self.store.claim_tables(self.serves, mine=False, limit=self.batch)
         fresh = [r for r in rows if r.id not in self.runner.tables]
         if fresh:

@@ -63,14 +63,16 @@ LEASE_SECONDS = 10.0
 LOCK_TIMEOUT = 0.5  # seconds: the longest any statement of the store waits for a lock
 COMMIT_TRIES = 4  # a commit whose lock wait ran out (or whose connection broke) is retried
 # Tests only: a directory; a commit that finds ``arm`` there removes it, writes ``held``
-# (its tables) and stalls inside its transaction, row locks held, for HOLD_SECONDS, so a
-# test can SIGSTOP the process at that point for certain (tests/console/test_chaos.py).
+# (its tables) and stalls inside its transaction, row locks held, for the seconds ``arm``
+# says, so a test can SIGSTOP the process at that point for certain
+# (tests/console/test_chaos.py). Unset, it costs nothing.
 HOLD_COMMIT_ENV = "BELOTE_TEST_HOLD_COMMIT"
-HOLD_SECONDS = 5.0
 _RETRIED = (
     asyncpg.exceptions.LockNotAvailableError,  # lock_timeout
     asyncpg.exceptions.DeadlockDetectedError,
     asyncpg.exceptions.SerializationError,
+    # the server ended this transaction (its process stalled longer than a lease in it)
+    asyncpg.exceptions.IdleInTransactionSessionTimeoutError,
 )
 
 MIGRATIONS: tuple[str, ...] = (
@@ -297,11 +299,12 @@ class PostgresStore(Store):
         assert self._hold is not None
         arm = self._hold / "arm"
         try:
+            seconds = float(arm.read_text() or 5)
             arm.unlink()
-        except FileNotFoundError:
+        except (FileNotFoundError, ValueError):
             return
         (self._hold / "held").write_text(" ".join(map(str, touched)))
-        time.sleep(HOLD_SECONDS)  # blocks the loop, on purpose: the process is "paused"
+        time.sleep(seconds)  # blocks the loop, on purpose: the process is "paused" here
 
     # --- leases ----------------------------------------------------------------------
 
@@ -343,6 +346,16 @@ class PostgresStore(Store):
             return []
         got = await self._pool.fetch("SELECT * FROM tables WHERE id = ANY($1::bigint[])", ids)
         return sorted((_table(r) for r in got), key=lambda r: r.id)
+
+    async def own_tables(self, ids: set[int]) -> list[TableRow]:
+        rows = await self._pool.fetch(
+            "SELECT t.* FROM tables t JOIN leases l ON l.table_id = t.id"
+            " WHERE t.id = ANY($1::bigint[]) AND l.owner = $2 AND t.status != 'closed'"
+            " ORDER BY t.id",
+            sorted(ids),
+            self.owner,
+        )
+        return [_table(r) for r in rows]
 
     async def playing_elsewhere(self, serves: Serves | None, here: set[int]) -> list[int]:
         rows = await self._pool.fetch("SELECT id, channel FROM tables WHERE status = 'playing'")

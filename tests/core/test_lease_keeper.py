@@ -283,3 +283,44 @@ def test_what_counts_as_a_live_table():
     assert is_live(_row(1, "open", [bot, None, None, None], None))  # being set up
     assert not is_live(_row(1, "open", [bot] * 4, 3))  # its match over, nobody there
     assert not is_live(_row(1, "closed", [human] * 4, None))
+
+
+async def test_a_move_the_outage_kept_from_being_stored_is_not_kept_in_memory_either():
+    """A bot's move whose commit fails in an outage, while the table cannot be read back
+    either: the table leaves memory (it must not run ahead of the database) and comes
+    back, rebuilt from the database, once it answers; the match goes on, its log whole."""
+    server = PgServer.start()
+    try:
+        url = server.create_database()
+        h = await make_harness(url, owner="one", lease_seconds=1.0, seed_window=0, timer=600)
+        await h.cmd("alice", "/table create --target 150")
+        for _ in range(3):
+            await h.cmd("alice", "/addbot")
+        await h.cmd("alice", "/leave")
+        await h.cmd("alice", "/addbot")
+        await h.cmd("alice", "/start")
+        for _ in range(4):
+            await h.advance(1)
+        tid = next(iter(h.app.tables))
+        mid = h.app.tables[tid].run.id
+        server.halt()
+        for _ in range(3):  # the bot's move comes due: its commit fails, so does the reload
+            await h.advance(1)
+        assert tid not in h.app.tables
+        server.resume()
+
+        async def back() -> bool:
+            return tid in h.app.tables
+
+        await _until(back, 20)
+        run = h.app.tables[tid].run
+        stored = await h.store.log(mid)
+        assert run.seq == len(stored)  # memory is what the database holds
+        for _ in range(6):
+            await h.advance(1)
+        log = await h.store.log(mid)
+        assert len(log) > len(stored)  # it goes on
+        assert [e.seq for e in log] == list(range(len(log)))
+        await h.app.stop()
+    finally:
+        server.stop()

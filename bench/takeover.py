@@ -1,0 +1,231 @@
+"""Takeovers under load: two bot processes on one PostgreSQL database, 1,000 all-bot tables
+each, the default lease (10 s), and another process loading the CPU.
+
+While both live (``--seconds``, with the loader spinning), no table may move from its live
+owner: prints how many did (each process counts the tables it took over and the ones it
+lost) and how late the renewals came at worst. Then one process is killed (SIGKILL); the
+other takes its 1,000 tables over: prints when the first and the last of them moved again
+after the kill (a new entry in its log, written by the survivor), and the median.
+
+    python bench/takeover.py
+    python bench/takeover.py --tables 1000 --seconds 30 --loaders 1
+
+``--db`` is a ``postgresql://`` URL, or ``postgresql`` (the default): a throwaway server
+of the OS package (fsync on), started and stopped here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import asyncpg
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load import open_tables
+
+from bot.app import BeloteApp, Settings
+from bot.ops.clock import SeededRandomness
+from bot.platform import NullPlatform
+from bot.store import open_store
+from bot.store.postgres import LEASE_SECONDS
+
+
+def spin(until: float) -> None:
+    """The loader: one core's worth of pure Python until ``until``."""
+    n = 0
+    while time.time() < until:
+        n += 1
+
+
+async def child(args: argparse.Namespace) -> None:
+    """One bot process: open the tables, say ready, run until told to stop (or killed),
+    then say what its lease keeper saw."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    store = await open_store(args.db, owner=args.owner, lease_seconds=args.lease)
+    settings = Settings(
+        bot_delay=args.bot_delay,
+        drand=False,
+        render_images=False,
+        max_tables_per_channel=100_000,
+        long_running=True,
+    )
+    app = BeloteApp(store, NullPlatform(), settings=settings, randomness=SeededRandomness(1))
+    lost: list[int] = []
+    drop = app.drop_tables
+
+    def counted(ids: set[int]) -> None:
+        lost.extend(i for i in ids if i in app.tables)
+        drop(ids)
+
+    app.drop_tables = counted  # type: ignore[method-assign]
+    await app.start()
+    await open_tables(app, args.tables, "normal", args.offset)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    print("ready", flush=True)
+    await reader.readline()  # go
+    keeper = app._leases
+    assert keeper is not None
+    keeper.worst_late = 0.0
+    taken0 = keeper.taken_over
+    await reader.readline()  # stop
+    print(
+        json.dumps(
+            {
+                "owner": args.owner,
+                "taken_over": keeper.taken_over - taken0,
+                "lost": len(lost),
+                "worst_late": keeper.worst_late,
+                "tables": len(app.tables),
+            }
+        ),
+        flush=True,
+    )
+    await reader.readline()  # the end
+    await app.stop()
+
+
+def start_child(args: argparse.Namespace, owner: str, offset: int) -> subprocess.Popen[str]:
+    cmd = [
+        sys.executable, __file__, "--child", "--owner", owner, "--db", args.db,
+        "--tables", str(args.tables), "--offset", str(offset),
+        "--bot-delay", str(args.bot_delay), "--lease", str(args.lease),
+    ]  # fmt: skip
+    return subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def say(p: subprocess.Popen[str], line: str) -> None:
+    assert p.stdin is not None
+    p.stdin.write(line + "\n")
+    p.stdin.flush()
+
+
+async def moved_since(
+    conn: asyncpg.Connection, tables: list[int], since: float
+) -> dict[int, float]:
+    """When each of ``tables`` first moved after ``since`` (its first log entry then)."""
+    rows = await conn.fetch(
+        "SELECT m.table_id, min(g.at) FROM matches m JOIN match_log g ON g.match_id = m.id"
+        " WHERE m.table_id = ANY($1::bigint[]) AND g.at > $2 GROUP BY m.table_id",
+        tables,
+        since,
+    )
+    return {r[0]: float(r[1]) for r in rows}
+
+
+async def measure(args: argparse.Namespace) -> None:
+    store = await open_store(args.db, owner="bench-setup")  # migrated once, before both
+    await store.close()
+    keep, victim = start_child(args, "keep", 0), start_child(args, "victim", args.tables)
+    try:
+        for p in (keep, victim):
+            assert p.stdout is not None
+            line = p.stdout.readline()
+            if line.strip() != "ready":
+                raise SystemExit(f"a bench process failed: {line!r}")
+        conn = await asyncpg.connect(args.db)
+        owners = dict(await conn.fetch("SELECT table_id, owner FROM leases"))
+        theirs = sorted(t for t, o in owners.items() if o == "victim")
+        until = time.time() + args.seconds
+        loaders = [
+            multiprocessing.Process(target=spin, args=(until,), daemon=True)
+            for _ in range(args.loaders)
+        ]
+        for lp in loaders:
+            lp.start()
+        load0 = os.getloadavg()[0]
+        for p in (keep, victim):
+            say(p, "go")
+        await asyncio.sleep(args.seconds)
+        load1 = os.getloadavg()[0]
+        for p in (keep, victim):
+            say(p, "stop")
+        live = [json.loads(p.stdout.readline()) for p in (keep, victim)]  # type: ignore[union-attr]
+        for lp in loaders:
+            lp.join()
+        after = dict(await conn.fetch("SELECT table_id, owner FROM leases"))
+        moved = sum(1 for t, o in owners.items() if after.get(t) != o)
+
+        victim.send_signal(signal.SIGKILL)
+        killed = time.time()
+        victim.wait()
+        times: dict[int, float] = {}
+        while len(times) < len(theirs) and time.time() - killed < 10 * args.lease:
+            await asyncio.sleep(0.25)
+            times = await moved_since(conn, theirs, killed)
+        owned = dict(await conn.fetch("SELECT table_id, owner FROM leases"))
+        await conn.close()
+        say(keep, "end")
+        keep.wait(timeout=120)
+    finally:
+        for p in (keep, victim):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+
+    print(
+        f"{args.tables} tables a process, 2 processes, lease {args.lease:g} s, a move every"
+        f" {args.bot_delay:g} s, {args.loaders} CPU loader(s); load average"
+        f" {load0:.1f} -> {load1:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"while both live ({args.seconds:g} s): {moved} tables changed owner; taken over"
+        f" {sum(r['taken_over'] for r in live)}, lost {sum(r['lost'] for r in live)}; the"
+        f" latest renewal came {max(r['worst_late'] for r in live):.2f} s after its due"
+    )
+    delays = sorted(t - killed for t in times.values())
+    survivor = sum(1 for t in theirs if owned.get(t) == "keep")
+    if delays:
+        print(
+            f"after the kill: {len(delays)} of {len(theirs)} tables moved again"
+            f" ({survivor} held by the survivor): the first after {delays[0]:.1f} s,"
+            f" the median {delays[len(delays) // 2]:.1f} s, the last {delays[-1]:.1f} s"
+            f" ({delays[-1] / args.lease:.2f} leases)"
+        )
+    else:
+        print(f"after the kill: none of {len(theirs)} tables moved again")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tables", type=int, default=1000, help="tables a process")
+    p.add_argument("--seconds", type=float, default=30.0, help="the window with both alive")
+    p.add_argument("--bot-delay", type=float, default=1.0)
+    p.add_argument("--lease", type=float, default=LEASE_SECONDS)
+    p.add_argument("--loaders", type=int, default=1, help="processes spinning on the CPU")
+    p.add_argument("--db", default="postgresql")
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--owner", default="", help=argparse.SUPPRESS)
+    p.add_argument("--offset", type=int, default=0, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.child:
+        asyncio.run(child(args))
+        return
+    server = None
+    if args.db == "postgresql":
+        from tests.pg import PgServer
+
+        server = PgServer.start(durable=True)
+        args.db = server.create_database("takeover")
+    try:
+        asyncio.run(measure(args))
+    finally:
+        if server is not None:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
