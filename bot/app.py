@@ -148,6 +148,12 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             else:
                 await attach_tournaments(self, host=self)
 
+    @property
+    def leases(self) -> LeaseKeeper | None:
+        """The lease keeper (a shared database only): ``leases.status()`` says which
+        tables this process holds and whether the database answers (health, admin)."""
+        return self._leases
+
     async def adopt_tables(self, rows: list[TableRow]) -> None:
         """Run these tables from now on (at start, or taken over from a process whose
         lease ran out): each rebuilt from its log, its deadline armed again."""
@@ -168,14 +174,16 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             await self._resume(t, deadlines.get(t.id))
         self._update_idle()
 
-    def drop_tables(self, ids: set[int]) -> None:
-        """Another process holds these tables now: stop running them here at once."""
+    def drop_tables(self, ids: set[int], quiet: bool = False) -> None:
+        """Another process holds these tables now: stop running them here at once
+        (``quiet``: the lease keeper rebuilds them from the database at once)."""
         for tid in ids:
             t = self.tables.pop(tid, None)
             if t is not None:
                 self._disarm(t)
                 self._locks.pop(tid, None)
-                log.warning("table %s is run by another process now", t.tid)
+                if not quiet:
+                    log.warning("table %s is run by another process now", t.tid)
         self._update_idle()
 
     def _shelve(self, t: Table) -> None:

@@ -50,7 +50,7 @@ class TableRunner(Protocol):
 
     async def adopt_tables(self, rows: list[TableRow]) -> None: ...
 
-    def drop_tables(self, ids: set[int]) -> None: ...
+    def drop_tables(self, ids: set[int], quiet: bool = False) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -205,6 +205,15 @@ class LeaseKeeper:
                 log.warning("running tables %s again", ", ".join(f"t{r.id}" for r in back))
                 await self.runner.adopt_tables(back)
         rows = await self.store.claim_tables(self.serves, mine=False, limit=self.batch)
+        again = {r.id for r in rows if r.id in self.runner.tables}
+        if again:
+            # our lease on these ran out (a long stall) before we claimed them back: another
+            # process may have run them meanwhile, so memory may be behind the database
+            log.warning(
+                "tables %s were ours again after their lease ran out: rebuilt",
+                ", ".join(f"t{i}" for i in sorted(again)),
+            )
+            self.runner.drop_tables(again, quiet=True)
         fresh = [r for r in rows if r.id not in self.runner.tables]
         if fresh:
             log.warning("taking over tables %s", ", ".join(f"t{r.id}" for r in fresh))

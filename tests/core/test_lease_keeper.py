@@ -41,7 +41,7 @@ class Runner:
             self.tables[r.id] = r
             self.adopted.append(r.id)
 
-    def drop_tables(self, ids: set[int]) -> None:
+    def drop_tables(self, ids: set[int], quiet: bool = False) -> None:
         for tid in ids:
             self.tables.pop(tid, None)
             self.dropped.append(tid)
@@ -324,3 +324,25 @@ async def test_a_move_the_outage_kept_from_being_stored_is_not_kept_in_memory_ei
         await h.app.stop()
     finally:
         server.stop()
+
+
+async def test_a_table_claimed_back_after_its_lease_ran_out_is_rebuilt_not_trusted(pg_server):
+    """A stalled past its lease; B took the table and wrote to it, then B stalled too. A's
+    claim gets it back: what A holds in memory is behind the database, so it is rebuilt."""
+    url = pg_server.create_database()
+    a = await open_store(url, owner="A", lease_seconds=0.4)
+    b = await open_store(url, owner="B", lease_seconds=0.4)
+    try:
+        tid, mid = await _table_with_match(a)
+        runner = Runner({tid})
+        keeper = LeaseKeeper(a, runner)
+        await asyncio.sleep(0.5)  # A stalls
+        assert [r.id for r in await b.claim_tables(mine=False)] == [tid]
+        await b.write(Write(logs=[_entry(mid, 1, "B")], deadlines={tid: None}))
+        await asyncio.sleep(0.5)  # B stalls
+        await keeper.take_over()
+        assert runner.dropped == [tid] and runner.adopted == [tid]  # rebuilt from the log
+        assert (await a.lease_of(tid))[0] == "A"
+    finally:
+        await a.close()
+        await b.close()
