@@ -167,6 +167,18 @@ async def measure(args: argparse.Namespace) -> None:
             await asyncio.sleep(0.25)
             times = await moved_since(conn, theirs, killed)
         owned = dict(await conn.fetch("SELECT table_id, owner FROM leases"))
+        stuck = [t for t in theirs if t not in times]
+        if stuck:
+            rows = await conn.fetch(
+                "SELECT t.id, t.status, t.match_id, d.kind, d.nonce, d.due,"
+                " (SELECT count(*) FROM match_log g WHERE g.match_id = t.match_id)"
+                " FROM tables t LEFT JOIN deadlines d ON d.table_id = t.id"
+                " WHERE t.id = ANY($1::bigint[]) ORDER BY t.id LIMIT 5",
+                stuck,
+            )
+            print("not moving again (table, status, match, deadline, nonce, due, log):")
+            for r in rows:
+                print("  ", tuple(r))
         await conn.close()
         say(keep, "end")
         keep.wait(timeout=120)

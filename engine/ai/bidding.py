@@ -113,7 +113,9 @@ def auction_state(bids) -> tuple[int | None, int | None, int]:
 
 def heuristic_bid(view, level: str) -> str:
     """The action text a level chooses in the auction (always one of ``view.legal``)."""
-    legal = {a.text for a in view.legal}
+    # in the view's order, not a set's: a set of strings iterates in an order that changes
+    # from process to process (hash randomization), and ties go to the first
+    legal = dict.fromkeys(a.text for a in view.legal)
     hand = 0
     for c in view.hand:
         hand |= 1 << c
@@ -123,7 +125,7 @@ def heuristic_bid(view, level: str) -> str:
     return _bulgarian(view, level, legal, hand, seat)
 
 
-def _french(view, level: str, legal: set[str], hand: int) -> str:
+def _french(view, level: str, legal: dict[str, None], hand: int) -> str:
     style = STYLES.get(level, HARD_STYLE)
     turned = view.turned
     full = hand | (1 << turned)
@@ -149,7 +151,7 @@ def _french(view, level: str, legal: set[str], hand: int) -> str:
     return best if s >= style.name_suit else "pass"
 
 
-def _bulgarian(view, level: str, legal: set[str], hand: int, seat: int) -> str:
+def _bulgarian(view, level: str, legal: dict[str, None], hand: int, seat: int) -> str:
     code, bidder, _mult = auction_state(view.bids)
     ours = bidder is not None and bidder % 2 == seat % 2
     if level == "easy":
