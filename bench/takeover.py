@@ -10,6 +10,9 @@ after the kill (a new entry in its log, written by the survivor), and the median
     python bench/takeover.py
     python bench/takeover.py --tables 1000 --seconds 30 --loaders 1
 
+The tables are bench/load.py's (four normal bots, a move a second), to a target no
+match reaches in the run.
+
 ``--db`` is a ``postgresql://`` URL, or ``postgresql`` (the default): a throwaway server
 of the OS package (fsync on), started and stopped here.
 """
@@ -33,13 +36,27 @@ import asyncpg
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import open_tables
-
 from bot.app import BeloteApp, Settings
 from bot.ops.clock import SeededRandomness
-from bot.platform import NullPlatform
+from bot.platform import Channel, NullPlatform, User
 from bot.store import open_store
 from bot.store.postgres import LEASE_SECONDS
+
+
+async def open_tables(app: BeloteApp, n: int, offset: int) -> None:
+    """All-bot tables (as bench/load.py's), to a target no match reaches in the run, so
+    every one is still playing when its process is killed."""
+    for i in range(offset, offset + n):
+        host = User(f"bench:host{i}", f"host{i}")
+        channel = Channel(f"bench:channel{i % 50}")
+        await app.command(host, channel, "/table create --target 100000")
+        tid = next(t.tid for t in app.tables.values() if t.host == host.id)
+        for _ in range(3):
+            await app.command(host, channel, f"/addbot normal {tid}")
+        await app.command(host, channel, f"/leave {tid}")
+        await app.command(host, channel, f"/addbot normal {tid}")
+        replies = await app.command(host, channel, f"/start {tid}")
+        assert replies and replies[0].ok, replies
 
 
 def spin(until: float) -> None:
@@ -71,7 +88,7 @@ async def child(args: argparse.Namespace) -> None:
 
     app.drop_tables = counted  # type: ignore[method-assign]
     await app.start()
-    await open_tables(app, args.tables, "normal", args.offset)
+    await open_tables(app, args.tables, args.offset)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -159,9 +176,17 @@ async def measure(args: argparse.Namespace) -> None:
         after = dict(await conn.fetch("SELECT table_id, owner FROM leases"))
         moved = sum(1 for t, o in owners.items() if after.get(t) != o)
 
+        playing = {
+            r[0]
+            for r in await conn.fetch(
+                "SELECT t.id FROM tables t JOIN leases l ON l.table_id = t.id"
+                " WHERE l.owner = 'victim' AND t.status = 'playing'"
+            )
+        }
         victim.send_signal(signal.SIGKILL)
         killed = time.time()
         victim.wait()
+        theirs = sorted(playing)  # the victim's matches in progress at its death
         times: dict[int, float] = {}
         while len(times) < len(theirs) and time.time() - killed < 10 * args.lease:
             await asyncio.sleep(0.25)
