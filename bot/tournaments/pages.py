@@ -8,19 +8,17 @@ the event loop and never under the lock.
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypedDict
 
 from bot.platform import Button, Buttons, Channel, Post
 from bot.tournaments.model import Format, Match, RoundPlan
-from bot.tournaments.outbox import Outbox, drawn
+from bot.tournaments.outbox import Drawing, Outbox, drawn
 from bot.tournaments.ratings import Ratings
 from bot.tournaments.store import Player, Tournament
 from bot.tournaments.texts import tt
-
-log = logging.getLogger(__name__)
 
 TIE_BREAKS: dict[Format, tuple[str, ...]] = {
     Format.ROUNDROBIN: ("tour-tb-h2h", "tour-tb-diff"),
@@ -58,19 +56,30 @@ class Standings:
     rows: list[Row]
     tie_break_names: list[str]
 
-    def draw(self) -> bytes | None:
-        """The picture (blocking: Pillow); None when bot/show/render cannot draw it."""
-        try:
-            from bot.show.render import render_standings
-        except ImportError:
-            return None
-        return render_standings(self.title, self.rows, tie_break_names=self.tie_break_names)
+
+# (title, rows, tie-break names) -> PNG bytes, or None for text only; blocking (Pillow)
+DrawStandings = Callable[[str, list[Row], list[str]], bytes | None]
+
+
+def render_picture(title: str, rows: list[Row], names: list[str]) -> bytes | None:
+    """The standings as a picture when bot/show/render can draw it; None means: text only."""
+    try:
+        from bot.show.render import render_standings
+    except ImportError:
+        return None
+    return render_standings(title, rows, tie_break_names=names)
 
 
 class Pages:
-    def __init__(self, ratings: Ratings, outbox: Outbox) -> None:
+    def __init__(
+        self, ratings: Ratings, outbox: Outbox, draw: DrawStandings = render_picture
+    ) -> None:
         self._ratings = ratings
         self._outbox = outbox
+        self._draw = draw
+
+    def _drawing(self, s: Standings) -> Drawing:
+        return lambda: self._draw(s.title, s.rows, s.tie_break_names)
 
     # ------------------------------------------------------------------ answers and pages
 
@@ -205,7 +214,7 @@ class Pages:
     async def standings_answer(self, t: Tournament, locale: str) -> tuple[str, bytes | None]:
         """The standings for whoever asked: the text, and the picture drawn off the loop."""
         s = await self.standings(t, locale)
-        return s.text, await drawn(s.draw)
+        return s.text, await drawn(self._drawing(s))
 
     # ------------------------------------------------------------------ posts of the event
 
@@ -229,7 +238,7 @@ class Pages:
             to_user=to_user,
             buttons=buttons,
         )
-        self._outbox.post(post, standings.draw if standings is not None else None)
+        self._outbox.post(post, self._drawing(standings) if standings is not None else None)
 
     async def post_standings(self, t: Tournament) -> None:
         s = await self.standings(t, t.locale)

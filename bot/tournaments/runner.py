@@ -24,7 +24,7 @@ from bot.tournaments.formats import make_event
 from bot.tournaments.ladder import Ladder, Team
 from bot.tournaments.model import Format, Match, Numbers, Outcome
 from bot.tournaments.outbox import Outbox
-from bot.tournaments.pages import Pages
+from bot.tournaments.pages import DrawStandings, Pages, render_picture
 from bot.tournaments.progression import MakeEvent, Progression
 from bot.tournaments.ratings import Ratings
 from bot.tournaments.registry import Registry
@@ -51,7 +51,10 @@ class TournamentService:
         host: TableHost,
         ratings: Ratings | None = None,
         make_event: MakeEvent = make_event,
+        draw_standings: DrawStandings = render_picture,
     ) -> None:
+        """`make_event` builds an event's format (a test's Swiss that cannot pair);
+        `draw_standings` draws the standings picture, in a worker thread."""
         self.db = db
         self.ratings = ratings or Ratings(db.sql)
         self._clock = clock
@@ -59,7 +62,7 @@ class TournamentService:
         self._deadlines = Deadlines(scheduler, self._fire)
         serves = platform.serves if isinstance(platform, Shard) else None
         self._registry = Registry(db, self._deadlines, serves)
-        self.pages = Pages(self.ratings, self._outbox)
+        self.pages = Pages(self.ratings, self._outbox, draw_standings)
         self._rounds = Progression(
             self._registry, self._deadlines, self._outbox, self.pages, clock, make_event
         )

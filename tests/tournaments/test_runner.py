@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import threading
 import time
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
@@ -14,10 +15,11 @@ import pytest
 from bot.commands.inputs import Refused
 from bot.ops.clock import FakeClock, SystemClock
 from bot.ops.scheduler import ApsScheduler, FakeScheduler
-from bot.platform import RecordingPlatform
+from bot.platform import Post, RecordingPlatform
 from bot.tournaments.event import Event
 from bot.tournaments.formats import make_event
 from bot.tournaments.model import SEAT_SECONDS, Format, NoPairing, Numbers, Outcome
+from bot.tournaments.pages import Row
 from bot.tournaments.progression import MakeEvent
 from bot.tournaments.runner import TableRequest, TournamentService
 from bot.tournaments.store import TournamentDB
@@ -531,3 +533,55 @@ async def test_the_event_posts_in_its_organisers_language_even_after_a_restart(
     assert teams and "les équipes pour tout le tournoi" in teams[-1].text
     assert any("ronde 1" in p.text for p in rig.platform.posts)
     assert not any("the teams for the whole event" in p.text for p in rig.platform.posts)
+
+
+class CallingBackPlatform(RecordingPlatform):
+    """Delivers like the recording platform; on the standings post it first asks the
+    service for a change (a join), which waits forever if the lock is still held."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.svc: TournamentService | None = None
+        self.joined_meanwhile = False
+
+    async def deliver(self, post: Post) -> None:
+        if post.key.endswith(":standings") and self.svc is not None:
+            [other] = self.svc.in_channel("test:g/other")
+            await asyncio.wait_for(self.svc.join(other.id, "u9", "P9"), timeout=2)
+            self.joined_meanwhile = True
+        await super().deliver(post)
+
+
+async def test_the_standings_picture_is_drawn_off_the_loop_and_posted_after_the_lock(
+    tmp_path: Path,
+) -> None:
+    loop_thread = threading.get_ident()
+    drawn_in: list[int] = []
+
+    def draw(title: str, rows: list[Row], names: list[str]) -> bytes:
+        drawn_in.append(threading.get_ident())
+        return b"\x89PNG " + title.encode()
+
+    clock, platform = FakeClock(), CallingBackPlatform()
+    db = await TournamentDB.open(tmp_path / "bot.db")
+    svc = TournamentService(
+        db, FakeScheduler(clock), clock, platform, FakeHost(), draw_standings=draw
+    )
+    platform.svc = svc
+    await svc.start()
+    await svc.create("u9", "test:g/other", Format.SWISS, "Next", "club", Numbers())
+    t = await svc.create("u1", "test:g/c", Format.ROUNDROBIN, "Cup", "club", Numbers())
+    for i in range(1, 5):
+        await svc.join(t.id, f"u{i}", f"P{i}")
+    await svc.start_event(t.id, "u1", False)
+    [ref] = [s.table_ref for s in t.tables.values()]
+    assert ref is not None
+    assert await svc.on_match_end(ref, 0, 1001, 600)  # one match: the event is over
+    [final] = [p for p in platform.posts if p.key == f"tournament:{t.id}:standings"]
+    assert final.image == b"\x89PNG Cup: standings"
+    assert drawn_in and loop_thread not in drawn_in  # drawn in a worker thread
+    assert platform.joined_meanwhile  # posted with the lock free: the service took a change
+    _text, image = await svc.pages.standings_answer(t, "en")
+    assert image == b"\x89PNG Cup: standings" and len(drawn_in) == 2
+    assert loop_thread not in drawn_in
+    await svc.stop()
