@@ -7,8 +7,9 @@ import asyncio
 import importlib.util
 import threading
 import time
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,7 +76,11 @@ class Rig:
         self.svc.cancel_deadlines()
         await self.db.sql.close()
 
-    async def play_open_tables(self, winner=lambda req: 0, sit=lambda req, u: True) -> int:
+    async def play_open_tables(
+        self,
+        winner: Callable[[TableRequest], int | None] = lambda req: 0,
+        sit: Callable[[TableRequest, str], bool] = lambda req, u: True,
+    ) -> int:
         """Everyone sits down (unless `sit` says no) and each open match ends."""
         played = 0
         for ref in self.host.live():
@@ -93,14 +98,14 @@ class Rig:
 
 
 @pytest.fixture
-async def rig(tmp_path: Path):
+async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
     r = Rig(tmp_path / "bot.db", FakeClock(), FakeHost())
     await r.boot()
     yield r
     await r.db.close()
 
 
-async def _event(rig: Rig, fmt: Format, players: int, **numbers) -> int:
+async def _event(rig: Rig, fmt: Format, players: int, **numbers: Any) -> int:
     t = await rig.svc.create("u1", "test:guild/chan", fmt, "Cup", "club", Numbers(**numbers))
     for i in range(1, players + 1):
         await rig.svc.join(t.id, f"u{i}", f"P{i}")
