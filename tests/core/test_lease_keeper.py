@@ -136,14 +136,14 @@ async def test_a_commit_waits_a_bounded_time_for_a_lock_then_retries_then_report
 
 async def test_the_renewal_goes_on_while_a_takeover_rebuilds(pg_server):
     url = pg_server.create_database()
-    lease = 0.6
+    lease = 1.5
     dead = await open_store(url, owner="dead", lease_seconds=lease)
     a = await open_store(url, owner="A", lease_seconds=lease)
     try:
         mine = {(await _table_with_match(a))[0] for _ in range(2)}
         theirs = (await _table_with_match(dead))[0]
         await dead.close()
-        runner = Runner(mine, rebuild=lease * 4)  # a rebuild far longer than a lease
+        runner = Runner(mine, rebuild=lease * 3)  # a rebuild far longer than a lease
         keeper = LeaseKeeper(a, runner)
         keeper.start()
         try:
@@ -153,7 +153,7 @@ async def test_the_renewal_goes_on_while_a_takeover_rebuilds(pg_server):
 
             await _until(adopting, 5)
             began = time.monotonic()
-            while time.monotonic() - began < lease * 3:  # the rebuild is under way
+            while time.monotonic() - began < lease * 2.5:  # the rebuild is under way
                 for tid in mine:
                     owner, left = await a.lease_of(tid)
                     assert owner == "A" and left > 0, (tid, left)
@@ -173,7 +173,7 @@ async def _true(value: bool) -> bool:
 
 async def test_a_late_renewal_is_logged_once_with_how_late(pg_server, caplog):
     url = pg_server.create_database()
-    lease = 0.6
+    lease = 3.0  # renewed every second
     a = await open_store(url, owner="A", lease_seconds=lease)
     try:
         tid = (await _table_with_match(a))[0]
@@ -181,25 +181,31 @@ async def test_a_late_renewal_is_logged_once_with_how_late(pg_server, caplog):
         keeper = LeaseKeeper(a, runner)
         keeper.start()
         try:
-            await asyncio.sleep(keeper.period * 3)
+            await asyncio.sleep(keeper.period * 2)
             with caplog.at_level(logging.WARNING, logger="bot.store.leases"):
-                time.sleep(1.0)  # the event loop stalls (a long rebuild, a paused machine)
-                await asyncio.sleep(keeper.period * 6)
-                late = [r.getMessage() for r in caplog.records if "late" in r.getMessage()]
-                assert len(late) == 1, late
-                seconds = float(late[0].split("came ")[1].split(" s")[0])
-                assert 0.5 <= seconds <= 2.5, late
-                assert "had run out" in late[0]  # 1 s without renewal, leases of 0.6 s
-                time.sleep(0.5)  # a second stall: a second line
+                caplog.clear()
+                time.sleep(3.5)  # the event loop stalls (a long rebuild, a paused machine)
                 await asyncio.sleep(keeper.period * 4)
-                late = [r.getMessage() for r in caplog.records if "late" in r.getMessage()]
-                assert len(late) == 2, late
+                # (a loaded machine may add a short lateness of its own: only the long count)
+                late = _late_lines(caplog, at_least=2.4)
+                assert len(late) == 1, late  # once, not once a period while it lasts
+                assert float(late[0].split("came ")[1].split(" s")[0]) <= 6.0, late
+                assert "had run out" in late[0]  # 3.5 s without a renewal, leases of 3 s
+                caplog.clear()
+                time.sleep(3.5)  # a second stall: a second line
+                await asyncio.sleep(keeper.period * 3)
+                assert len(_late_lines(caplog, at_least=2.4)) == 1
             # nobody took it meanwhile: still this process's, not "run by another process"
             assert runner.dropped == [] and (await a.lease_of(tid))[0] == "A"
         finally:
             await keeper.stop()
     finally:
         await a.close()
+
+
+def _late_lines(caplog: pytest.LogCaptureFixture, at_least: float) -> list[str]:
+    said = [r.getMessage() for r in caplog.records if "renewal came" in r.getMessage()]
+    return [m for m in said if float(m.split("came ")[1].split(" s")[0]) >= at_least]
 
 
 async def test_an_outage_is_one_line_a_change_and_the_process_keeps_its_tables(caplog, monkeypatch):
