@@ -159,17 +159,20 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         lease ran out): each rebuilt from its log, its deadline armed again."""
         if not rows:
             return
+        rows = [r for r in rows if r.id not in self.tables]
         deadlines = await self.store.deadlines()
+        logs = await self.store.logs([r.match_id for r in rows if r.match_id is not None])
+        # replayed in a thread, the whole batch at once: the live tables' moves go on
+        runs = await asyncio.to_thread(_replay, rows, logs)
         for row in rows:
             if row.id in self.tables:
                 continue
             t = Table.from_row(row)
-            if row.match_id is not None:
-                entries = await self.store.log(row.match_id)
-                if entries:  # replayed in a thread: the live tables' moves go on meanwhile
-                    t.run = await asyncio.to_thread(MatchRun.replay, entries, t.id)
-                    if not t.run.over:
-                        keep_secrets(t.run)
+            run = runs.get(row.id)
+            if run is not None:
+                t.run = run
+                if not run.over:
+                    keep_secrets(run)
             self.tables[t.id] = t
             await self._resume(t, deadlines.get(t.id))
         self._update_idle()
@@ -864,6 +867,17 @@ def _choose_variant(
     if belote and strict and not best[1].belote:
         return Action.play(card, belote=True)  # refused below with a clear message
     return best[1]
+
+
+def _replay(rows: list[TableRow], logs: dict[int, list[LogEntry]]) -> dict[int, MatchRun]:
+    """Each table's match rebuilt from its log (tables without a match, or an empty log,
+    have none)."""
+    runs = {}
+    for r in rows:
+        entries = logs.get(r.match_id) if r.match_id is not None else None
+        if entries:
+            runs[r.id] = MatchRun.replay(entries, r.id)
+    return runs
 
 
 def _loggable(text: object) -> str:

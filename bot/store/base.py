@@ -267,6 +267,10 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def log(self, match_id: int) -> list[LogEntry]: ...
 
+    async def logs(self, match_ids: list[int]) -> dict[int, list[LogEntry]]:
+        """Several matches' logs (a takeover's batch): match id -> its entries, in order."""
+        return {m: await self.log(m) for m in match_ids}
+
     @abc.abstractmethod
     async def deadlines(self) -> dict[int, Deadline]: ...
 

@@ -313,13 +313,15 @@ class PostgresStore(Store):
     ) -> list[TableRow]:
         """Take the unfinished tables whose lease has run out (and with ``mine``, the ones
         held under this process's name: the same process restarted), of the channels it
-        serves, at most ``limit`` of them; a table another live process holds is left
-        alone, and one whose row is locked (a commit in progress, a paused process's open
-        transaction, another process claiming it) is skipped, never waited on."""
+        serves, at most ``limit`` of them. This process's own that ran out are not taken
+        again here (nobody else ran them: its renewal extends them); a table another live
+        process holds is left alone, and one whose row is locked (a commit in progress, a
+        paused process's open transaction, another process claiming it) is skipped, never
+        waited on."""
         rows = await self._pool.fetch(
             "SELECT t.id, t.channel FROM tables t JOIN leases l ON l.table_id = t.id"
             " WHERE t.status != 'closed'"
-            " AND ((l.owner = $1 AND $2) OR l.expires <= clock_timestamp())"
+            " AND ((l.owner = $1 AND $2) OR (l.expires <= clock_timestamp() AND l.owner != $1))"
             " ORDER BY t.id",
             self.owner,
             mine,
@@ -330,7 +332,7 @@ class PostgresStore(Store):
         claimed = await self._pool.fetch(
             _LOCKED_IN_ORDER.format(
                 which="SELECT table_id FROM leases WHERE table_id = ANY($1::bigint[])"
-                " AND ((owner = $2 AND $4) OR expires <= clock_timestamp())",
+                " AND ((owner = $2 AND $4) OR (expires <= clock_timestamp() AND owner != $2))",
                 lock=_SKIP,
             )
             + " SET owner = $2, expires = clock_timestamp() + $3 * interval '1 second'"
@@ -467,6 +469,20 @@ class PostgresStore(Store):
             match_id,
         )
         return [LogEntry(m, s, a, k, json.loads(d)) for m, s, a, k, d in rows]
+
+    async def logs(self, match_ids: list[int]) -> dict[int, list[LogEntry]]:
+        """In one query: a takeover of 50 tables is one round trip, not 50."""
+        out: dict[int, list[LogEntry]] = {m: [] for m in match_ids}
+        if not match_ids:
+            return out
+        rows = await self._pool.fetch(
+            "SELECT match_id, seq, at, kind, data FROM match_log"
+            " WHERE match_id = ANY($1::bigint[]) ORDER BY match_id, seq",
+            match_ids,
+        )
+        for m, s, a, k, d in rows:
+            out[m].append(LogEntry(m, s, a, k, json.loads(d)))
+        return out
 
     async def deadlines(self) -> dict[int, Deadline]:
         rows = await self._pool.fetch("SELECT table_id, kind, due, nonce FROM deadlines")
