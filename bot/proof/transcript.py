@@ -184,6 +184,9 @@ def _opt_str(v: Any, what: str) -> str | None:
 
 
 def _int(v: Any, what: str) -> int:
+    # 3.0 is read as 3, as a browser reads it (JSON has one kind of number)
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
     if isinstance(v, bool) or not isinstance(v, int):
         raise TranscriptError(f"The {what} must be a whole number.")
     return v

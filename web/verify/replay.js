@@ -137,7 +137,7 @@
         ...t.deals.map((d, i) =>
           el("option", {
             value: String(i),
-            text: `${d.k + 1} of ${t.deals.length}${d.contract ? "" : " (redealt)"}`,
+            text: `${i + 1} / ${t.deals.length}${d.contract ? "" : " (—)"}`,
           }),
         ),
       );
@@ -178,6 +178,11 @@
         }, wait);
       };
       tick();
+    }
+
+    /** Draw the current step again (after a change of language). */
+    redraw() {
+      if (this.frames && this.frames.length) this.draw(this.frames[this.step]);
     }
 
     pause() {
@@ -254,7 +259,7 @@
         el(
           "div",
           { class: "head" },
-          el("strong", { text: `Match ${t.match} · deal ${deal.k + 1}` }),
+          el("strong", { text: `Match ${t.match} · deal ${this.dealIndex + 1}` }),
           el("span", { text: ` · ${t.ruleset}` }),
         ),
         ...seats,
