@@ -60,6 +60,7 @@ class Check:
 class VerifyReport:
     match: str
     checks: list[Check] = field(default_factory=list)
+    _fails: int = 0
 
     @property
     def verdict(self) -> str:
@@ -93,8 +94,14 @@ class VerifyReport:
         """The check of that name (``None`` when it was not run)."""
         return next((c for c in self.checks if c.name == name), None)
 
+    @property
+    def fails(self) -> int:
+        """How many checks failed so far (kept as they are added: 10,000 deals)."""
+        return self._fails
+
     def add(self, name: str, status: str, message: str, deal: int | None = None) -> None:
         self.checks.append(Check(name, status, message, deal))
+        self._fails += status == FAIL
 
     def text(self) -> str:
         marks = {OK: "ok    ", FAIL: "FAILED", UNCHECKED: "NOT CHECKED", SKIP: "not asked"}
@@ -342,9 +349,26 @@ def _check_deck(report: VerifyReport, i: int, told: tuple[str, ...], k: int, mad
     )
 
 
+def _first_packets(rec: Any) -> list[list[int]]:
+    """The five cards each seat holds before the auction ends (3 then 2, from the seat
+    after the dealer)."""
+    hands: list[list[int]] = [[], [], [], []]
+    pos = 0
+    for packet in (3, 2):
+        for j in range(1, 5):
+            hands[(rec.dealer + j) % 4] += rec.deck[pos : pos + packet]
+            pos += packet
+    return hands
+
+
 def _hands_problem(rec: Any, deal: Any) -> str | None:
-    dealt = [sorted(card_text(c) for c in h) for h in rec.hands]
     told = [sorted(h) for h in deal.hands]
+    if rec.hands:
+        dealt = [sorted(card_text(c) for c in h) for h in rec.hands]
+    else:  # the auction never ended (an action was refused): the first packets only
+        dealt = [sorted(card_text(c) for c in h) for h in _first_packets(rec)]
+        told = [sorted(c for c in h if c in dealt[s]) if s < len(dealt) else sorted(h)
+                for s, h in enumerate(deal.hands)]
     turned = None if rec.turned is None else card_text(rec.turned)
     if rec.dealer != deal.dealer:
         return f"{_seat(rec.dealer).capitalize()} dealt, not {_seat(deal.dealer)}."
@@ -361,11 +385,12 @@ def _hands_problem(rec: Any, deal: Any) -> str | None:
     return None
 
 
-def _blame_thrown_in(t: Transcript, i: int, score: Any) -> int | None:
+def _blame_thrown_in(t: Transcript, i: int, score: Any) -> range | None:
     """When deal i's count is right but the totals carried into it are not, and the deals
     just before it are recorded as thrown in, one of them was played and scored: the
     recorded totals after deal i then agree with deal i's (a deal's own totals that were
-    changed would not). The index of the first thrown-in deal of that run, or None."""
+    changed would not). The indices of that run of thrown-in deals (the evidence fits any
+    of them: each is named), or None."""
     told = t.deals[i].score
     if not isinstance(told, dict) or not isinstance(score, dict):
         return None
@@ -385,9 +410,9 @@ def _blame_thrown_in(t: Transcript, i: int, score: Any) -> int | None:
         if not all(isinstance(v, int | float) and not isinstance(v, bool) for p in parts for v in p):
             return None
         carried = [s - p - q for s, p, q in parts]
-        return j if same(carried, told.get("scores")) else None
+        return range(j, i) if same(carried, told.get("scores")) else None
     result = t.result if isinstance(t.result, dict) else {}
-    return j if same(result.get("scores"), told.get("scores")) else None
+    return range(j, i) if same(result.get("scores"), told.get("scores")) else None
 
 
 def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
@@ -402,6 +427,7 @@ def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
             for part in parts:
                 report.add(f"deal {n}: {part}", UNCHECKED, f"Not checked: deal {stopped} failed.", n)
             continue
+        fails_before = report.fails
         _check_deck(report, i, deal.deck, deal.k, [card_text(c) for c in shuffled_deck(inputs, i)])
         if len(match.deals) <= i:
             report.add(
@@ -477,14 +503,13 @@ def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
                 n,
             )
         else:
-            blamed = _blame_thrown_in(t, i, score)
-            if blamed is not None:
+            for j in _blame_thrown_in(t, i, score) or ():
                 report.add(
-                    f"deal {blamed + 1}: play",
+                    f"deal {j + 1}: play",
                     FAIL,
                     f"Recorded as thrown in, yet the totals carried into deal {n} count points "
-                    f"scored in it: deal {blamed + 1} was played.",
-                    blamed + 1,
+                    f"scored in it: deal {j + 1} was played.",
+                    j + 1,
                 )
             field_ = _first_difference(deal.score, score)
             report.add(
@@ -495,6 +520,8 @@ def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
                 n,
             )
             stopped = n
+        if report.fails > fails_before:
+            stopped = n  # a wrong deck or hand: the first deal that went wrong is this one
     if stopped is not None:
         report.add("result", UNCHECKED, f"Not checked: deal {stopped} failed.")
         return
@@ -507,13 +534,13 @@ def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
         j = len(t.deals)
         while j > 0 and t.deals[j - 1].contract is None:
             j -= 1
-        if j < len(t.deals):  # a match ends on a played deal: one of these was played
+        for m in range(j + 1, len(t.deals) + 1):  # a match ends on a played deal
             report.add(
-                f"deal {j + 1}: play",
+                f"deal {m}: play",
                 FAIL,
                 f"Recorded as thrown in, yet the match ends after it: a match ends on a "
-                f"played deal, so deal {j + 1} was played.",
-                j + 1,
+                f"played deal, so deal {m} was played (or a deal after it is missing).",
+                m,
             )
         report.add(
             "result",

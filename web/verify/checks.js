@@ -49,9 +49,11 @@
   class Report {
     constructor() {
       this.checks = [];
+      this.fails = 0;
     }
     add(name, status, key, params = {}, deal = null) {
       this.checks.push({ id: this.checks.length, name, status, key, params, deal });
+      if (status === "fail") this.fails++;
     }
     get verdict() {
       if (this.checks.some((c) => c.status === "fail")) return "unfair";
@@ -256,6 +258,19 @@
 
   const sorted = (cards) => [...cards].sort();
 
+  /** The five cards each seat holds before the auction ends, as card texts. */
+  function firstPackets(rec) {
+    const hands = [[], [], [], []];
+    let pos = 0;
+    for (const packet of [3, 2]) {
+      for (let j = 1; j < 5; j++) {
+        hands[(rec.dealer + j) % 4].push(...rec.deck.slice(pos, pos + packet));
+        pos += packet;
+      }
+    }
+    return hands;
+  }
+
   function handsProblem(rec, deal) {
     if (rec.dealer !== deal.dealer)
       return ["hands-dealer", { seat: rec.dealer + 1, told: short(String(deal.dealer + 1)) }];
@@ -263,9 +278,11 @@
     if (turned !== deal.turned)
       return ["hands-turned", { card: String(turned), told: short(String(deal.turned)) }];
     if (deal.hands.length !== SEATS) return ["hands-count", { count: deal.hands.length }];
+    const partial = rec.hands.length === 0; // the auction never ended: 5 cards each
+    const source = partial ? firstPackets(rec) : rec.hands;
     for (let s = 0; s < SEATS; s++) {
-      const dealt = sorted(rec.hands[s].map((c) => CARD_TEXTS[c]));
-      const told = sorted(deal.hands[s]);
+      const dealt = sorted(source[s].map((c) => CARD_TEXTS[c]));
+      const told = sorted(partial ? deal.hands[s].filter((c) => dealt.includes(c)) : deal.hands[s]);
       if (!same(dealt, told))
         return [
           "hands-seat",
@@ -288,6 +305,7 @@
     let j = i;
     while (j > 0 && t.deals[j - 1].contract === null) j--;
     if (j === i) return null;
+    const run = Array.from({ length: i - j }, (_, x) => j + x); // each fits the evidence
     const later = t.deals.slice(i + 1).find((d) => d.contract !== null);
     const toldScores = Object.hasOwn(told, "scores") ? told.scores : null;
     if (later) {
@@ -301,11 +319,11 @@
         carried.map(([s, p, q]) => s - p - q),
         toldScores,
       )
-        ? j
+        ? run
         : null;
     }
     const result = isObj(t.result) ? t.result : {};
-    return same(Object.hasOwn(result, "scores") ? result.scores : null, toldScores) ? j : null;
+    return same(Object.hasOwn(result, "scores") ? result.scores : null, toldScores) ? run : null;
   }
 
   const unfinished = (t) =>
@@ -331,6 +349,7 @@
           report.add(`deal ${n}: ${part}`, "unchecked", "not-checked-after", { failed: stopped }, n);
         continue;
       }
+      const failsBefore = report.fails;
       checkDeck(
         report,
         i,
@@ -407,15 +426,8 @@
       if (same(score, deal.score)) {
         report.add(`deal ${n}: score`, "ok", score === null ? "score-ok-thrown" : "score-ok", {}, n);
       } else {
-        const blamed = blameThrownIn(t, i, score);
-        if (blamed !== null)
-          report.add(
-            `deal ${blamed + 1}: play`,
-            "fail",
-            "play-thrown-scored",
-            { n, m: blamed + 1 },
-            blamed + 1,
-          );
+        for (const j of blameThrownIn(t, i, score) || [])
+          report.add(`deal ${j + 1}: play`, "fail", "play-thrown-scored", { n, m: j + 1 }, j + 1);
         report.add(
           `deal ${n}: score`,
           "fail",
@@ -425,6 +437,8 @@
         );
         stopped = n;
       }
+      // a wrong deck or hand: the first deal that went wrong is this one
+      if (report.fails > failsBefore) stopped = n;
     }
     if (stopped !== null) {
       report.add("result", "unchecked", "not-checked-after", { failed: stopped });
@@ -438,8 +452,8 @@
       }
       let j = t.deals.length;
       while (j > 0 && t.deals[j - 1].contract === null) j--;
-      if (j < t.deals.length)
-        report.add(`deal ${j + 1}: play`, "fail", "play-thrown-last", { m: j + 1 }, j + 1);
+      for (let m = j + 1; m <= t.deals.length; m++)
+        report.add(`deal ${m}: play`, "fail", "play-thrown-last", { m }, m);
       const missing = match.deals.length;
       report.add(
         "result",
