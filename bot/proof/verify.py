@@ -422,13 +422,15 @@ def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
     stopped: int | None = None  # the deal (from 1) after which nothing can be compared
     for i, deal in enumerate(t.deals):
         n = i + 1
-        parts = ("deck", "hands", "play", "score")
-        if stopped is not None:
-            for part in parts:
-                report.add(f"deal {n}: {part}", UNCHECKED, f"Not checked: deal {stopped} failed.", n)
+        made = [card_text(c) for c in shuffled_deck(inputs, i)]
+        if stopped is not None:  # the decks do not depend on the play: each is checked
+            _check_deck(report, i, deal.deck, deal.k, made)
+            for part in ("hands", "play", "score"):
+                why = f"Not checked: deal {stopped} failed."
+                report.add(f"deal {n}: {part}", UNCHECKED, why, n)
             continue
         fails_before = report.fails
-        _check_deck(report, i, deal.deck, deal.k, [card_text(c) for c in shuffled_deck(inputs, i)])
+        _check_deck(report, i, deal.deck, deal.k, made)
         if len(match.deals) <= i:
             report.add(
                 f"deal {n}: hands",

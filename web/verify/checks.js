@@ -341,21 +341,18 @@
     };
     const match = new Match(t.ruleset, deckFor, t.target);
     let stopped = null;
-    const parts = ["deck", "hands", "play", "score"];
+    const parts = ["hands", "play", "score"];
     for (const [i, deal] of t.deals.entries()) {
       const n = i + 1;
+      const made = deckFor(i).map((c) => CARD_TEXTS[c]);
       if (stopped !== null) {
+        checkDeck(report, i, deal, made); // the decks do not depend on the play
         for (const part of parts)
           report.add(`deal ${n}: ${part}`, "unchecked", "not-checked-after", { failed: stopped }, n);
         continue;
       }
       const failsBefore = report.fails;
-      checkDeck(
-        report,
-        i,
-        deal,
-        deckFor(i).map((c) => CARD_TEXTS[c]),
-      );
+      checkDeck(report, i, deal, made);
       if (match.deals.length <= i) {
         report.add(`deal ${n}: hands`, "fail", "never-dealt", { n, before: i }, n);
         stopped = n;

@@ -169,10 +169,12 @@
       return say("verdict-not-verified", { names: names.join(", ") });
     }
     const failed = checks.filter((c) => c.status === "fail");
+    const shown = failed.slice(0, 6).map(checkName);
+    const names = shown.join(", ") + (failed.length > shown.length ? ", …" : "");
     let text =
       failed.length === 1
-        ? say("verdict-unfair-one")
-        : say("verdict-unfair", { count: failed.length });
+        ? say("verdict-unfair-one", { names })
+        : say("verdict-unfair", { count: failed.length, names });
     if (deals.length) text += ` ${say("verdict-deal", { deal: deals[0] })}`;
     const decks = checks.filter((c) => c.name.endsWith(": deck"));
     if (decks.length > 1 && decks.every((c) => c.status === "fail"))
