@@ -416,7 +416,7 @@ def test_a_card_played_out_of_turn_or_not_held_fails_the_play(page, site, relay_
     actions[first], actions[second] = actions[second], actions[first]  # the second plays first
     checks = open_page(page, site, relay_ok, t)
     assert set(failed(checks)) == {"deal 1: play"}
-    assert "breaks the rules: It is seat" in checks["deal 1: play"][1]
+    assert "breaks the rules: it is seat" in checks["deal 1: play"][1]
 
 
 def test_the_recipe_in_the_browser_is_the_engines(page, site):

@@ -378,7 +378,12 @@
             if (!(err instanceof BeloteVerify.engine.EngineError)) throw err;
             refused = [
               "play-refused",
-              { n: a + 1, action: short(text), seat: short(String(seat + 1)), why: err.message },
+              {
+                n: a + 1,
+                action: short(text),
+                seat: short(String(seat + 1)),
+                why: { key: err.key, params: err.params },
+              },
             ];
             break;
           }

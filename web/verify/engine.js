@@ -17,7 +17,6 @@
   const RANKS = "789TJQKA";
   const CARD_TEXTS = [...SUITS].flatMap((s) => [...RANKS].map((r) => r + s));
   const CARD_BY_TEXT = new Map(CARD_TEXTS.map((t, i) => [t, i]));
-  const SUIT_SINGULAR = ["club", "diamond", "heart", "spade"];
   const CONTRACT_TEXTS = ["C", "D", "H", "S", "NT", "AT"];
   const NT = 4;
   const AT = 5;
@@ -58,7 +57,14 @@
   const SEATS = 4;
   const DECK_SIZE = 32;
 
-  class EngineError extends Error {}
+  /** A refused action: `key` and `params` name its reason for i18n.js ("why-…"). */
+  class EngineError extends Error {
+    constructor(key, params = {}) {
+      super(key);
+      this.key = key;
+      this.params = params;
+    }
+  }
 
   // ------------------------------------------------------------------ tables
   const u = (x) => x >>> 0;
@@ -361,9 +367,9 @@
   // ------------------------------------------------------------------ actions
   /** Read an action text as engine/actions.Action.parse does; EngineError else. */
   function parseAction(text) {
-    if (typeof text !== "string") throw new EngineError(`Not an action: ${String(text)}.`);
+    if (typeof text !== "string") throw new EngineError("why-unknown", { action: String(text).slice(0, 30) });
     const words = text.trim().split(/\s+/).filter(Boolean);
-    if (!words.length) throw new EngineError("Empty action.");
+    if (!words.length) throw new EngineError("why-unknown", { action: "" });
     const kind = words[0].toLowerCase();
     const rest = words.slice(1).map((w) => w.toLowerCase());
     if (["pass", "take", "contre", "recontre"].includes(kind) && !rest.length) return { kind };
@@ -373,13 +379,13 @@
       let t = words[1].toUpperCase();
       if (t.startsWith("10")) t = "T" + t.slice(2);
       const card = CARD_BY_TEXT.get(t);
-      if (card === undefined) throw new EngineError(`Unknown card ${words[1].slice(0, 8)}.`);
+      if (card === undefined) throw new EngineError("why-unknown", { action: text.trim().slice(0, 30) });
       const flags = rest.slice(1).join(" ");
       if (["", "belote", "melds", "melds belote", "belote melds"].includes(flags)) {
         return { kind, card, belote: flags.includes("belote"), melds: flags.includes("melds") };
       }
     }
-    throw new EngineError(`Unknown action "${text.trim().slice(0, 30)}".`);
+    throw new EngineError("why-unknown", { action: text.trim().slice(0, 30) });
   }
 
   function actionText(a) {
@@ -398,9 +404,9 @@
   class Match {
     constructor(ruleset, deckFor, target) {
       const rules = RULES[ruleset];
-      if (!rules) throw new EngineError(`Unknown ruleset ${String(ruleset).slice(0, 20)}.`);
+      if (!rules) throw new EngineError("why-ruleset", { ruleset: String(ruleset).slice(0, 20) });
       if (target !== null && target !== undefined && !(Number.isInteger(target) && target > 0))
-        throw new EngineError("The target must be a positive whole number.");
+        throw new EngineError("why-target");
       this.rules = rules;
       this.target = target ?? rules.target;
       this.deckFor = deckFor;
@@ -522,15 +528,15 @@
 
     /** Check and play one action; EngineError (nothing changed) when it is not allowed. */
     apply(seat, text) {
-      if (this.phase === "over") throw new EngineError("The match is over.");
+      if (this.phase === "over") throw new EngineError("why-over");
       const action = parseAction(text);
       if (!(Number.isInteger(seat) && seat >= 0 && seat < 4))
-        throw new EngineError(`There is no seat ${String(seat).slice(0, 20)} at the table.`);
+        throw new EngineError("why-no-seat", { seat: String(seat + 1).slice(0, 20) });
       if (seat !== this.toMove)
-        throw new EngineError(`It is seat ${this.toMove + 1}'s turn, not seat ${seat + 1}'s.`);
+        throw new EngineError("why-turn", { turn: this.toMove + 1, seat: seat + 1 });
       if (this.phase === "bidding") {
         if (!this.legalBids(seat).includes(actionText(action)))
-          throw new EngineError(this.whyBidIllegal(seat, action));
+          throw new EngineError(...this.whyBidIllegal(seat, action));
         this.record.actions.push([seat, actionText(action)]);
         this.applyBid(seat, action);
       } else {
@@ -541,20 +547,17 @@
     }
 
     whyBidIllegal(seat, action) {
-      if (action.kind === "play") return "The bidding is not over yet.";
-      if (action.kind === "pass") return "The dealer must name a trump now.";
+      if (action.kind === "play") return ["why-bidding"];
+      if (action.kind === "pass") return ["why-dealer-must"];
       if (action.kind === "contre" || action.kind === "recontre")
-        return `Nobody may say ${action.kind} now.`;
-      if (action.kind === "take" && !this.rules.turnedCard)
-        return "Nothing is turned up in this ruleset.";
-      if (action.kind === "take") return "The turned card can only be taken in the first round.";
-      if (this.rules.auction === "french" && this.round === 1)
-        return "First round: take the turned suit or pass.";
+        return ["why-no-double", { action: action.kind }];
+      if (action.kind === "take" && !this.rules.turnedCard) return ["why-no-turned"];
+      if (action.kind === "take") return ["why-take-round"];
+      if (this.rules.auction === "french" && this.round === 1) return ["why-round1"];
       if (!this.rules.contracts.includes(action.contract))
-        return `${action.contract} is not a contract in ${this.rules.name}.`;
-      if (this.rules.auction === "french")
-        return "Second round: name a suit other than the turned one.";
-      return "A call must be higher than the current contract.";
+        return ["why-contract", { contract: action.contract, ruleset: this.rules.name }];
+      if (this.rules.auction === "french") return ["why-round2"];
+      return ["why-higher"];
     }
 
     applyBid(seat, action) {
@@ -599,16 +602,17 @@
     }
 
     checkPlay(seat, action) {
-      if (action.kind !== "play") throw new EngineError("The bidding is over: play a card.");
+      if (action.kind !== "play") throw new EngineError("why-play");
       const card = action.card;
       const hand = this.hands[seat];
-      if (!has(hand, card)) throw new EngineError(`Seat ${seat + 1} does not hold ${cardText(card)}.`);
+      if (!has(hand, card))
+        throw new EngineError("why-not-held", { seat: seat + 1, card: cardText(card) });
       const mask = this.legalCards(seat);
-      if (!has(mask, card)) throw new EngineError(this.whyCardIllegal(seat, card, mask));
+      if (!has(mask, card)) throw new EngineError(...this.whyCardIllegal(seat, card, mask));
       if (action.belote && !has(this.beloteMask(seat), card))
-        throw new EngineError("Belote needs the king and queen of trump, announced with the first.");
+        throw new EngineError("why-belote", { card: cardText(card) });
       if (action.melds && !this.canMeld(seat))
-        throw new EngineError("No melds to declare now (only with the first card, holding one).");
+        throw new EngineError("why-melds");
     }
 
     whyCardIllegal(seat, card, mask) {
@@ -616,16 +620,16 @@
       const hand = this.hands[seat];
       const code = CONTRACT_CODE[this.contract.trump];
       const allowed = cardsOf(mask).map(cardText).join(" ");
+      const played = cardText(card);
       if (u(hand & SUIT_MASK[ls]) && card >> 3 !== ls)
-        return `it does not follow suit: the seat holds a ${SUIT_SINGULAR[ls]} (it may play ${allowed}).`;
-      if (card >> 3 === ls)
-        return `it does not beat the highest ${SUIT_SINGULAR[ls]} though the seat can (it may play ${allowed}).`;
+        return ["why-follow", { card: played, suit: SUITS[ls], allowed }];
+      if (card >> 3 === ls) return ["why-beat", { card: played, suit: SUITS[ls], allowed }];
       if (code < 4 && u(mask & TRUMP_MASK[code])) {
         if (u(mask & TRUMP_MASK[code]) !== u(hand & TRUMP_MASK[code]))
-          return `it does not overtrump though the seat can (it may play ${allowed}).`;
-        return `it does not trump though the seat holds a ${SUIT_SINGULAR[code]} (it may play ${allowed}).`;
+          return ["why-overtrump", { card: played, allowed }];
+        return ["why-trump", { card: played, suit: SUITS[code], allowed }];
       }
-      return `the rules allow only ${allowed} here.`;
+      return ["why-only", { card: played, allowed }];
     }
 
     applyPlay(seat, action) {
