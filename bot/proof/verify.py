@@ -149,6 +149,10 @@ def _first_difference(told: Any, made: Any) -> str:
     return ""
 
 
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
 def _hex(text: str | None, length: int) -> bytes | None:
     if text is None:
         return None
@@ -161,10 +165,6 @@ def _hex(text: str | None, length: int) -> bytes | None:
 
 def _seat(s: int) -> str:
     return f"seat {s + 1}"
-
-
-def _team(team: int) -> str:
-    return f"team {'AB'[team]}"
 
 
 # --- the checks ------------------------------------------------------------------------
@@ -367,8 +367,10 @@ def _hands_problem(rec: Any, deal: Any) -> str | None:
         dealt = [sorted(card_text(c) for c in h) for h in rec.hands]
     else:  # the auction never ended (an action was refused): the first packets only
         dealt = [sorted(card_text(c) for c in h) for h in _first_packets(rec)]
-        told = [sorted(c for c in h if c in dealt[s]) if s < len(dealt) else sorted(h)
-                for s, h in enumerate(deal.hands)]
+        told = [
+            sorted(c for c in h if c in dealt[s]) if s < len(dealt) else sorted(h)
+            for s, h in enumerate(deal.hands)
+        ]
     turned = None if rec.turned is None else card_text(rec.turned)
     if rec.dealer != deal.dealer:
         return f"{_seat(rec.dealer).capitalize()} dealt, not {_seat(deal.dealer)}."
@@ -407,7 +409,7 @@ def _blame_thrown_in(t: Transcript, i: int, score: Any) -> range | None:
             parts = [[after[key][x] for key in ("scores", "points", "paid")] for x in (0, 1)]
         except (KeyError, TypeError, IndexError):
             return None
-        if not all(isinstance(v, int | float) and not isinstance(v, bool) for p in parts for v in p):
+        if not all(_is_number(v) for row in parts for v in row):
             return None
         carried = [s - p - q for s, p, q in parts]
         return range(j, i) if same(carried, told.get("scores")) else None
@@ -575,7 +577,7 @@ def _result_text(result: dict[str, Any]) -> str:
         return f"No winner yet, team A {s0} to team B {s1}"
     won, lost = (s0, s1) if winner == 0 else (s1, s0)
     seats = "seats 1 and 3" if winner == 0 else "seats 2 and 4"
-    return f"{_team(winner).capitalize()} ({seats}) won {won} to {lost}"
+    return f"Team {'AB'[winner]} ({seats}) won {won} to {lost}"
 
 
 async def verify_transcript(

@@ -505,5 +505,6 @@ def test_a_deal_left_out_is_out_of_order(page, site, relay_ok, genuine):
     t = copy.deepcopy(genuine)
     del t["deals"][1]
     checks = open_page(page, site, relay_ok, t)
-    assert checks["deal 2: deck"] == ("fail", "Recorded as deck k=2; deal 2 is dealt from deck k=1.")
+    want = "Recorded as deck k=2; deal 2 is dealt from deck k=1."
+    assert checks["deal 2: deck"] == ("fail", want)
     assert checks["deal 3: hands"][0] == checks["deal 3: play"][0] == "unchecked"

@@ -20,10 +20,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.proof.drand import DrandClient  # noqa: E402
-from bot.proof.transcript import dumps, transcript_from_match  # noqa: E402
-from engine import Action, DeckInputs, Match  # noqa: E402
-from tests.fakes.drand_relay import drand_relay  # noqa: E402
+from bot.proof.drand import DrandClient
+from bot.proof.transcript import dumps, transcript_from_match
+from engine import Action, DeckInputs, Match
+from tests.fakes.drand_relay import drand_relay
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("Ana", "Bot Boris", "Chloé", "Dimo")
@@ -131,10 +131,17 @@ def cases(genuines: dict[str, dict]) -> list[tuple[str, Any, str, int | None, st
         mid = played(t)[len(played(t)) // 2]
         last = len(deals)
 
-        def add(kind: str, changed: Any, deal: int | None, what: str, verdict: str = "unfair"):
+        def add(
+            kind: str,
+            changed: Any,
+            deal: int | None,
+            what: str,
+            verdict: str = "unfair",
+            name: str = name,
+        ) -> None:
             out.append((f"{kind}-{name}", changed, verdict, deal, what))
 
-        def thrown(i: int) -> bool:
+        def thrown(i: int, deals: list = deals) -> bool:
             return 0 <= i < len(deals) and deals[i]["contract"] is None
 
         c = copy.deepcopy(t)
@@ -166,8 +173,13 @@ def cases(genuines: dict[str, dict]) -> list[tuple[str, Any, str, int | None, st
         c["deals"] = c["deals"][:-1]
         # after a genuine thrown-in deal, a dropped last deal looks like the last played
         # deal rewritten as thrown in: both are named, the thrown-in one first
-        add("last-dropped", c, last, "the last deal dropped (the result kept)"
-            + (" [ambiguous]" if thrown(last - 2) else ""))
+        add(
+            "last-dropped",
+            c,
+            last,
+            "the last deal dropped (the result kept)"
+            + (" [ambiguous]" if thrown(last - 2) else ""),
+        )
         c = copy.deepcopy(t)
         c["deals"] = []
         add("no-deals", c, 1, '"deals": []')
@@ -179,15 +191,25 @@ def cases(genuines: dict[str, dict]) -> list[tuple[str, Any, str, int | None, st
             add("revoke", c, mid + 1, "a card the rules forbid (revoke, no trump, no overtrump)")
         c = copy.deepcopy(t)
         thrown_in(c, mid, keep_hands=False)
-        add("thrown-in", c, mid + 1, "a played deal rewritten as thrown in (5-card hands)"
-            + (" [ambiguous]" if thrown(mid + 1) or thrown(mid - 1) else ""))
+        add(
+            "thrown-in",
+            c,
+            mid + 1,
+            "a played deal rewritten as thrown in (5-card hands)"
+            + (" [ambiguous]" if thrown(mid + 1) or thrown(mid - 1) else ""),
+        )
         c = copy.deepcopy(t)
         thrown_in(c, mid, keep_hands=True)
         add("thrown-in-hands", c, mid + 1, "a played deal rewritten as thrown in (hands kept)")
         c = copy.deepcopy(t)
         thrown_in(c, played(t)[-1], keep_hands=False)
-        add("thrown-in-last", c, played(t)[-1] + 1, "the last played deal rewritten as thrown in"
-            + (" [ambiguous]" if thrown(played(t)[-1] - 1) else ""))
+        add(
+            "thrown-in-last",
+            c,
+            played(t)[-1] + 1,
+            "the last played deal rewritten as thrown in"
+            + (" [ambiguous]" if thrown(played(t)[-1] - 1) else ""),
+        )
         c = copy.deepcopy(t)
         c["deals"][mid]["score"]["points"][0] += 10
         add("score-points", c, mid + 1, "a deal's points raised by 10")
@@ -265,8 +287,9 @@ def cases(genuines: dict[str, dict]) -> list[tuple[str, Any, str, int | None, st
     out.append(("shape-action", c, "error", None, "an action that is not a pair"))
     c = copy.deepcopy(g)
     c["deals"][0]["k"] = 1e400
-    out.append(("shape-k-infinite", json.dumps(c).replace("Infinity", "1e400"), "error", None,
-                "k = 1e400"))
+    out.append(
+        ("shape-k-infinite", json.dumps(c).replace("Infinity", "1e400"), "error", None, "k = 1e400")
+    )
     return out
 
 

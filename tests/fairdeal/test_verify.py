@@ -250,9 +250,9 @@ async def test_online_check_catches_a_different_value(club_transcript: Transcrip
         report = await verify_transcript(t, online=True, drand_client=c)
         assert "drand" in failed(report)
         assert report.check("drand online") is None  # not asked for a value already refused
-    async with drand_relay(beacons={2: tampered(REAL_BEACONS[2], bit=5)}) as relay:
-        async with DrandClient([relay.url], 2.0) as c:
-            report = await verify_transcript(club_transcript, online=True, drand_client=c)
+    forged = {2: tampered(REAL_BEACONS[2], bit=5)}
+    async with drand_relay(beacons=forged) as relay, DrandClient([relay.url], 2.0) as c:
+        report = await verify_transcript(club_transcript, online=True, drand_client=c)
     assert report.ok  # the client refuses a relay's forged beacon: nothing to compare
 
 
