@@ -41,7 +41,7 @@
   }
 
   const short = (v) => {
-    const text = typeof v === "string" ? v : JSON.stringify(v) ?? "null";
+    const text = typeof v === "string" ? v : (JSON.stringify(v) ?? "null");
     return text.length > 160 ? `${text.slice(0, 157)}…` : text;
   };
 
@@ -110,7 +110,8 @@
       return;
     }
     const digest = toHex(sha256Sync(fromHex(t.serverSeed)));
-    if (digest === t.commitment) report.add("commitment", "ok", "commitment-ok", { seed: t.serverSeed });
+    if (digest === t.commitment)
+      report.add("commitment", "ok", "commitment-ok", { seed: t.serverSeed });
     else
       report.add("commitment", "fail", "commitment-differs", {
         digest,
@@ -348,7 +349,13 @@
       if (stopped !== null) {
         checkDeck(report, i, deal, made); // the decks do not depend on the play
         for (const part of parts)
-          report.add(`deal ${n}: ${part}`, "unchecked", "not-checked-after", { failed: stopped }, n);
+          report.add(
+            `deal ${n}: ${part}`,
+            "unchecked",
+            "not-checked-after",
+            { failed: stopped },
+            n,
+          );
         continue;
       }
       const failsBefore = report.fails;
@@ -426,7 +433,13 @@
       else report.add(`deal ${n}: play`, "ok", "play-ok", { count: deal.actions.length }, n);
       const score = rec.result;
       if (same(score, deal.score)) {
-        report.add(`deal ${n}: score`, "ok", score === null ? "score-ok-thrown" : "score-ok", {}, n);
+        report.add(
+          `deal ${n}: score`,
+          "ok",
+          score === null ? "score-ok-thrown" : "score-ok",
+          {},
+          n,
+        );
       } else {
         for (const j of blameThrownIn(t, i, score) || [])
           report.add(`deal ${j + 1}: play`, "fail", "play-thrown-scored", { n, m: j + 1 }, j + 1);
@@ -434,7 +447,11 @@
           `deal ${n}: score`,
           "fail",
           "score-differs",
-          { made: short(score), told: short(deal.score), field: firstDifference(deal.score, score) },
+          {
+            made: short(score),
+            told: short(deal.score),
+            field: firstDifference(deal.score, score),
+          },
           n,
         );
         stopped = n;

@@ -252,8 +252,7 @@
       }
       let seqTeam = null;
       if (best[0] === null && best[1] === null) seqTeam = null;
-      else if (best[1] === null || (best[0] !== null && cmpKeys(best[0], best[1]) > 0))
-        seqTeam = 0;
+      else if (best[1] === null || (best[0] !== null && cmpKeys(best[0], best[1]) > 0)) seqTeam = 0;
       else if (best[0] === null || cmpKeys(best[1], best[0]) > 0) seqTeam = 1;
       for (const [seat, melds] of declared) {
         for (const m of melds) {
@@ -367,7 +366,8 @@
   // ------------------------------------------------------------------ actions
   /** Read an action text as engine/actions.Action.parse does; EngineError else. */
   function parseAction(text) {
-    if (typeof text !== "string") throw new EngineError("why-unknown", { action: String(text).slice(0, 30) });
+    if (typeof text !== "string")
+      throw new EngineError("why-unknown", { action: String(text).slice(0, 30) });
     const words = text.trim().split(/\s+/).filter(Boolean);
     if (!words.length) throw new EngineError("why-unknown", { action: "" });
     const kind = words[0].toLowerCase();
@@ -379,7 +379,8 @@
       let t = words[1].toUpperCase();
       if (t.startsWith("10")) t = "T" + t.slice(2);
       const card = CARD_BY_TEXT.get(t);
-      if (card === undefined) throw new EngineError("why-unknown", { action: text.trim().slice(0, 30) });
+      if (card === undefined)
+        throw new EngineError("why-unknown", { action: text.trim().slice(0, 30) });
       const flags = rest.slice(1).join(" ");
       if (["", "belote", "melds", "melds belote", "belote melds"].includes(flags)) {
         return { kind, card, belote: flags.includes("belote"), melds: flags.includes("melds") };
@@ -505,7 +506,12 @@
     }
 
     legalCards(seat) {
-      return legalMask(this.rules.legal, CONTRACT_CODE[this.contract.trump], this.hands[seat], this.trick);
+      return legalMask(
+        this.rules.legal,
+        CONTRACT_CODE[this.contract.trump],
+        this.hands[seat],
+        this.trick,
+      );
     }
 
     canMeld(seat) {
@@ -611,8 +617,7 @@
       if (!has(mask, card)) throw new EngineError(...this.whyCardIllegal(seat, card, mask));
       if (action.belote && !has(this.beloteMask(seat), card))
         throw new EngineError("why-belote", { card: cardText(card) });
-      if (action.melds && !this.canMeld(seat))
-        throw new EngineError("why-melds");
+      if (action.melds && !this.canMeld(seat)) throw new EngineError("why-melds");
     }
 
     whyCardIllegal(seat, card, mask) {

@@ -21,7 +21,8 @@
       choose: "choose the file",
       "or-paste": "or paste it below.",
       check: "Check",
-      online: "Ask drand itself for the round's value (sends only the round number to a drand relay)",
+      online:
+        "Ask drand itself for the round's value (sends only the round number to a drand relay)",
       language: "Language",
       inputs: "The inputs of every deck",
       "replay-deal": "Deal",
@@ -42,17 +43,22 @@
       "not-transcript": "This is not a match transcript: {why}",
       "fetch-failed": "Could not fetch the transcript from {url}: {why}",
       "read-failed": "Could not read the file: {why}",
-      "too-big": "This file is {size} MB: a transcript of any real match is far smaller (the page reads up to {max} MB).",
+      "too-big":
+        "This file is {size} MB: a transcript of any real match is far smaller (the page reads up to {max} MB).",
       broke: "The check stopped on an error in this page ({why}): nothing is verified.",
       "verdict-fair": "Every check passed: the deals were fair. Team {team} won {won} to {lost}.",
       "verdict-fair-plain": "Every check passed: the deals were fair.",
       "verdict-unfair": "{count} checks failed ({names}): this match's deals cannot be trusted.",
       "verdict-unfair-one": "1 check failed ({names}): this match's deals cannot be trusted.",
       "verdict-deal": "The first deal that went wrong is deal {deal}.",
-      "verdict-unrevealed": "Not verified: the server has not revealed its seed, so no deck can be checked yet. Check again once the match has ended.",
-      "verdict-not-verified": "Not verified: {names} could not be checked. Nothing here says the deals were fair.",
-      "verdict-every-deck": "Every deck differs from the recipe's: an input is not the one the match was dealt from (the server seed, a seat's seed, or drand's value).",
-      "folded": "{count} more checks passed (every deck, hand, card and score of deals {from} to {to}).",
+      "verdict-unrevealed":
+        "Not verified: the server has not revealed its seed, so no deck can be checked yet. Check again once the match has ended.",
+      "verdict-not-verified":
+        "Not verified: {names} could not be checked. Nothing here says the deals were fair.",
+      "verdict-every-deck":
+        "Every deck differs from the recipe's: an input is not the one the match was dealt from (the server seed, a seat's seed, or drand's value).",
+      folded:
+        "{count} more checks passed (every deck, hand, card and score of deals {from} to {to}).",
       "mark-ok": "✓ ok",
       "mark-fail": "✗ FAILED",
       "mark-unchecked": "? not checked",
@@ -83,24 +89,34 @@
       "in-signature": "drand signature",
       "in-no-drand": "none: dealt from the seeds alone",
       // the checks
-      "commitment-unrevealed": "The server has not revealed its seed yet: the match can be checked once it ends.",
+      "commitment-unrevealed":
+        "The server has not revealed its seed yet: the match can be checked once it ends.",
       "commitment-not-hex": "The server seed is not 64 hexadecimal digits.",
       "commitment-ok": "The server seed {seed} hashes to the commitment shown before the seeds.",
-      "commitment-differs": "The server seed hashes to {digest}, not to the commitment {commitment} shown before the seeds: the server changed its seed.",
-      "drand-none": "Dealt without drand (its value had not arrived in time): from the server's seed and the players' seeds alone.",
+      "commitment-differs":
+        "The server seed hashes to {digest}, not to the commitment {commitment} shown before the seeds: the server changed its seed.",
+      "drand-none":
+        "Dealt without drand (its value had not arrived in time): from the server's seed and the players' seeds alone.",
       "drand-chain": "Unknown drand chain {chain}; expected quicknet.",
       "drand-round": "{round} is not a drand round (1 to 2^53 - 1).",
       "drand-not-hex": "The drand value or signature is not hexadecimal.",
-      "drand-ok": "drand round {round}'s value is signed by quicknet's key (BLS signature checked).",
-      "drand-bad": "The drand value for round {round} is not quicknet's: its signature does not check against quicknet's public key.",
-      "online-not-asked": "Not asked: drand's own answer was not requested (the signature check above does not need it).",
-      "online-unreachable": "Could not get round {round} from drand ({why}); the signature check above does not need it.",
+      "drand-ok":
+        "drand round {round}'s value is signed by quicknet's key (BLS signature checked).",
+      "drand-bad":
+        "The drand value for round {round} is not quicknet's: its signature does not check against quicknet's public key.",
+      "online-not-asked":
+        "Not asked: drand's own answer was not requested (the signature check above does not need it).",
+      "online-unreachable":
+        "Could not get round {round} from drand ({why}); the signature check above does not need it.",
       "online-ok": "drand itself ({host}) serves the same value for round {round}.",
-      "online-differs": "drand ({host}) serves {served} for round {round}, not the value the match was dealt from.",
+      "online-differs":
+        "drand ({host}) serves {served} for round {round}, not the value the match was dealt from.",
       "table-recipe": "Unknown recipe {recipe}; this page knows {known}. Nothing else is checked.",
-      "table-ruleset": "Unknown ruleset {ruleset}; the bot plays classic, club and bulgarian. Nothing else is checked.",
+      "table-ruleset":
+        "Unknown ruleset {ruleset}; the bot plays classic, club and bulgarian. Nothing else is checked.",
       "table-seats": "{seats} seats: every ruleset is played by 4. Nothing else is checked.",
-      "table-target": "The target {target} is not a positive number of points. Nothing else is checked.",
+      "table-target":
+        "The target {target} is not a positive number of points. Nothing else is checked.",
       "table-ok": "{ruleset}, 4 seats, the 32-card deck, recipe {recipe}.",
       "inputs-server": "The server seed is not 64 hexadecimal digits.",
       "inputs-seat": "Seat {seat}'s seed is not 32 hexadecimal digits.",
@@ -109,7 +125,8 @@
       "deck-k": "Recorded as deck k={k}; deal {n} is dealt from deck k={want}.",
       "deck-size": "The deck has {size} cards; every ruleset deals the {want}-card deck.",
       "deck-ok": "Deck k={k} is the one the recipe makes from the seeds.",
-      "deck-differs": "Deck k={k} differs from the recipe's from card {card} on (recipe: {recipe}…).",
+      "deck-differs":
+        "Deck k={k} differs from the recipe's from card {card} on (recipe: {recipe}…).",
       "hands-dealer": "Seat {seat} dealt, not seat {told}.",
       "hands-turned": "The turned card was {card}, not {told}.",
       "hands-count": "{count} hands are recorded, not 4.",
@@ -125,8 +142,10 @@
       "play-contract": "The bidding gives the contract {made}, not {told}.",
       "play-ok-thrown": "As the rules allow: everybody passed, thrown in.",
       "play-ok": "As the rules allow: {count} actions, every bid and card legal.",
-      "play-thrown-scored": "Recorded as thrown in, yet the totals carried into deal {n} count points scored in it: deal {m} was played.",
-      "play-thrown-last": "Recorded as thrown in, yet the match ends after it: a match ends on a played deal, so deal {m} was played (or a deal after it is missing).",
+      "play-thrown-scored":
+        "Recorded as thrown in, yet the totals carried into deal {n} count points scored in it: deal {m} was played.",
+      "play-thrown-last":
+        "Recorded as thrown in, yet the match ends after it: a match ends on a played deal, so deal {m} was played (or a deal after it is missing).",
       "score-never-ended": "Not counted: the deal never ended.",
       "score-play-failed": "Not checked: the play failed.",
       "score-contract-differs": "Not checked: the contract differs.",
@@ -134,16 +153,18 @@
       "score-ok": "The count of the cards, melds and belote gives the recorded score.",
       "score-differs": "The cards give {made}, not the recorded {told} ({field} differs).",
       "result-never-ended": "Not verified: the match never ended.",
-      "result-missing": "The match is not over after the {count} deals recorded: deal {missing} is missing (team A {a}, team B {b} so far).",
+      "result-missing":
+        "The match is not over after the {count} deals recorded: deal {missing} is missing (team A {a}, team B {b} so far).",
       "result-ok": "Team {team} won {won} to {lost}, as the replay gives.",
-      "result-differs": "The replay gives: team {team} won {won} to {lost}; the transcript says {told}.",
+      "result-differs":
+        "The replay gives: team {team} won {won} to {lost}; the transcript says {told}.",
       // the replay
       dealer: "dealer",
       took: "took",
       bot: "bot",
       turned: "Turned: ",
       bidding: "Bidding",
-      "redealt": "Everybody passed: thrown in",
+      redealt: "Everybody passed: thrown in",
       "deal-of": "{n} of {count}",
       "deal-of-thrown": "{n} of {count} (thrown in)",
       "taken-by": "{trump}, taken by {name}",
@@ -152,7 +173,7 @@
       "as-dealt": "as dealt",
       "end-of-deal": "end of the deal",
       "trick-card": "trick {trick} of {tricks}, card {card}",
-      "head": "Match {match} · deal {n}",
+      head: "Match {match} · deal {n}",
       "contract-outcome": "Contract {outcome}",
       "deal-over": "Deal over",
       "card-points": "Card points",
@@ -190,12 +211,16 @@
       "why-higher": "a call must be higher than the current contract.",
       "why-play": "the bidding is over: a card must be played.",
       "why-not-held": "seat {seat} does not hold {card}.",
-      "why-follow": "{card} does not follow suit though the seat holds a {suit} (it may play {allowed}).",
-      "why-beat": "{card} does not beat the highest {suit} though the seat can (it may play {allowed}).",
+      "why-follow":
+        "{card} does not follow suit though the seat holds a {suit} (it may play {allowed}).",
+      "why-beat":
+        "{card} does not beat the highest {suit} though the seat can (it may play {allowed}).",
       "why-overtrump": "{card} does not overtrump though the seat can (it may play {allowed}).",
-      "why-trump": "{card} is not a trump though the seat holds a {suit} and cannot follow (it may play {allowed}).",
+      "why-trump":
+        "{card} is not a trump though the seat holds a {suit} and cannot follow (it may play {allowed}).",
       "why-only": "the rules allow only {allowed} here, not {card}.",
-      "why-belote": "belote is announced with the king or queen of trump, holding both: not with {card}.",
+      "why-belote":
+        "belote is announced with the king or queen of trump, holding both: not with {card}.",
       "why-melds": "melds are declared with a seat's first card, and only when it holds one.",
       "suit-C": "club",
       "suit-D": "diamond",
@@ -213,7 +238,8 @@
       choose: "choisissez le fichier",
       "or-paste": "ou collez-le ci-dessous.",
       check: "Vérifier",
-      online: "Demander à drand lui-même la valeur du tour (n'envoie que le numéro du tour à un relais drand)",
+      online:
+        "Demander à drand lui-même la valeur du tour (n'envoie que le numéro du tour à un relais drand)",
       language: "Langue",
       inputs: "Les données de chaque paquet",
       "replay-deal": "Donne",
@@ -233,17 +259,27 @@
       "not-transcript": "Ce n'est pas un relevé de partie : {why}",
       "fetch-failed": "Impossible de télécharger le relevé depuis {url} : {why}",
       "read-failed": "Impossible de lire le fichier : {why}",
-      "too-big": "Ce fichier fait {size} Mo : le relevé d'une vraie partie est bien plus petit (la page lit jusqu'à {max} Mo).",
-      broke: "La vérification s'est arrêtée sur une erreur de cette page ({why}) : rien n'est vérifié.",
-      "verdict-fair": "Toutes les vérifications sont passées : les donnes étaient équitables. L'équipe {team} a gagné {won} à {lost}.",
-      "verdict-fair-plain": "Toutes les vérifications sont passées : les donnes étaient équitables.",
-      "verdict-unfair": "{count} vérifications ont échoué ({names}) : on ne peut pas se fier aux donnes de cette partie.",
-      "verdict-unfair-one": "1 vérification a échoué ({names}) : on ne peut pas se fier aux donnes de cette partie.",
+      "too-big":
+        "Ce fichier fait {size} Mo : le relevé d'une vraie partie est bien plus petit (la page lit jusqu'à {max} Mo).",
+      broke:
+        "La vérification s'est arrêtée sur une erreur de cette page ({why}) : rien n'est vérifié.",
+      "verdict-fair":
+        "Toutes les vérifications sont passées : les donnes étaient équitables. L'équipe {team} a gagné {won} à {lost}.",
+      "verdict-fair-plain":
+        "Toutes les vérifications sont passées : les donnes étaient équitables.",
+      "verdict-unfair":
+        "{count} vérifications ont échoué ({names}) : on ne peut pas se fier aux donnes de cette partie.",
+      "verdict-unfair-one":
+        "1 vérification a échoué ({names}) : on ne peut pas se fier aux donnes de cette partie.",
       "verdict-deal": "La première donne fautive est la donne {deal}.",
-      "verdict-unrevealed": "Non vérifié : le serveur n'a pas encore révélé sa graine, aucun paquet ne peut donc être vérifié. Revenez une fois la partie terminée.",
-      "verdict-not-verified": "Non vérifié : {names} n'a pas pu être vérifié. Rien ici ne dit que les donnes étaient équitables.",
-      "verdict-every-deck": "Tous les paquets diffèrent de ceux de la recette : une donnée n'est pas celle de la partie (la graine du serveur, celle d'une place, ou la valeur de drand).",
-      folded: "{count} autres vérifications sont passées (chaque paquet, main, carte et marque des donnes {from} à {to}).",
+      "verdict-unrevealed":
+        "Non vérifié : le serveur n'a pas encore révélé sa graine, aucun paquet ne peut donc être vérifié. Revenez une fois la partie terminée.",
+      "verdict-not-verified":
+        "Non vérifié : {names} n'a pas pu être vérifié. Rien ici ne dit que les donnes étaient équitables.",
+      "verdict-every-deck":
+        "Tous les paquets diffèrent de ceux de la recette : une donnée n'est pas celle de la partie (la graine du serveur, celle d'une place, ou la valeur de drand).",
+      folded:
+        "{count} autres vérifications sont passées (chaque paquet, main, carte et marque des donnes {from} à {to}).",
       "mark-ok": "✓ ok",
       "mark-fail": "✗ ÉCHEC",
       "mark-unchecked": "? non vérifié",
@@ -271,50 +307,70 @@
       "in-drand-when": "drand quicknet, tour {round} (publié le {when})",
       "in-signature": "signature drand",
       "in-no-drand": "aucun : distribué à partir des seules graines",
-      "commitment-unrevealed": "Le serveur n'a pas encore révélé sa graine : la partie pourra être vérifiée une fois terminée.",
+      "commitment-unrevealed":
+        "Le serveur n'a pas encore révélé sa graine : la partie pourra être vérifiée une fois terminée.",
       "commitment-not-hex": "La graine du serveur n'est pas faite de 64 chiffres hexadécimaux.",
-      "commitment-ok": "Le hachage de la graine du serveur {seed} est bien l'engagement montré avant les graines.",
-      "commitment-differs": "Le hachage de la graine du serveur est {digest}, pas l'engagement {commitment} montré avant les graines : le serveur a changé de graine.",
-      "drand-none": "Distribué sans drand (sa valeur n'était pas arrivée à temps) : à partir des seules graines du serveur et des joueurs.",
+      "commitment-ok":
+        "Le hachage de la graine du serveur {seed} est bien l'engagement montré avant les graines.",
+      "commitment-differs":
+        "Le hachage de la graine du serveur est {digest}, pas l'engagement {commitment} montré avant les graines : le serveur a changé de graine.",
+      "drand-none":
+        "Distribué sans drand (sa valeur n'était pas arrivée à temps) : à partir des seules graines du serveur et des joueurs.",
       "drand-chain": "Chaîne drand inconnue {chain} ; quicknet était attendue.",
       "drand-round": "{round} n'est pas un tour de drand (1 à 2^53 - 1).",
       "drand-not-hex": "La valeur ou la signature de drand n'est pas hexadécimale.",
-      "drand-ok": "La valeur du tour {round} de drand est signée par la clé de quicknet (signature BLS vérifiée).",
-      "drand-bad": "La valeur de drand pour le tour {round} n'est pas celle de quicknet : sa signature ne correspond pas à la clé publique de quicknet.",
-      "online-not-asked": "Non demandé : la réponse de drand elle-même n'a pas été demandée (la vérification de la signature ci-dessus n'en a pas besoin).",
-      "online-unreachable": "Impossible d'obtenir le tour {round} de drand ({why}) ; la vérification de la signature ci-dessus n'en a pas besoin.",
+      "drand-ok":
+        "La valeur du tour {round} de drand est signée par la clé de quicknet (signature BLS vérifiée).",
+      "drand-bad":
+        "La valeur de drand pour le tour {round} n'est pas celle de quicknet : sa signature ne correspond pas à la clé publique de quicknet.",
+      "online-not-asked":
+        "Non demandé : la réponse de drand elle-même n'a pas été demandée (la vérification de la signature ci-dessus n'en a pas besoin).",
+      "online-unreachable":
+        "Impossible d'obtenir le tour {round} de drand ({why}) ; la vérification de la signature ci-dessus n'en a pas besoin.",
       "online-ok": "drand lui-même ({host}) donne la même valeur pour le tour {round}.",
-      "online-differs": "drand ({host}) donne {served} pour le tour {round}, et non la valeur à partir de laquelle la partie a été distribuée.",
-      "table-recipe": "Recette inconnue {recipe} ; cette page connaît {known}. Rien d'autre n'est vérifié.",
-      "table-ruleset": "Règles inconnues {ruleset} ; le bot joue classic, club et bulgarian. Rien d'autre n'est vérifié.",
-      "table-seats": "{seats} places : toutes les règles se jouent à 4. Rien d'autre n'est vérifié.",
-      "table-target": "L'objectif {target} n'est pas un nombre de points positif. Rien d'autre n'est vérifié.",
+      "online-differs":
+        "drand ({host}) donne {served} pour le tour {round}, et non la valeur à partir de laquelle la partie a été distribuée.",
+      "table-recipe":
+        "Recette inconnue {recipe} ; cette page connaît {known}. Rien d'autre n'est vérifié.",
+      "table-ruleset":
+        "Règles inconnues {ruleset} ; le bot joue classic, club et bulgarian. Rien d'autre n'est vérifié.",
+      "table-seats":
+        "{seats} places : toutes les règles se jouent à 4. Rien d'autre n'est vérifié.",
+      "table-target":
+        "L'objectif {target} n'est pas un nombre de points positif. Rien d'autre n'est vérifié.",
       "table-ok": "{ruleset}, 4 places, le jeu de 32 cartes, recette {recipe}.",
       "inputs-server": "La graine du serveur n'est pas faite de 64 chiffres hexadécimaux.",
       "inputs-seat": "La graine de la place {seat} n'est pas faite de 32 chiffres hexadécimaux.",
       "inputs-drand": "Le tour ou la valeur de drand est illisible.",
       "replay-broke": "Le rejeu s'est interrompu ({why}) : non vérifié.",
       "deck-k": "Noté comme paquet k={k} ; la donne {n} est distribuée avec le paquet k={want}.",
-      "deck-size": "Le paquet a {size} cartes ; toutes les règles se jouent avec le jeu de {want} cartes.",
+      "deck-size":
+        "Le paquet a {size} cartes ; toutes les règles se jouent avec le jeu de {want} cartes.",
       "deck-ok": "Le paquet k={k} est bien celui que la recette fait à partir des graines.",
-      "deck-differs": "Le paquet k={k} diffère de celui de la recette à partir de la carte {card} (recette : {recipe}…).",
+      "deck-differs":
+        "Le paquet k={k} diffère de celui de la recette à partir de la carte {card} (recette : {recipe}…).",
       "hands-dealer": "C'est la place {seat} qui a donné, pas la place {told}.",
       "hands-turned": "La carte retournée était {card}, pas {told}.",
       "hands-count": "{count} mains sont notées, pas 4.",
       "hands-seat": "La place {seat} a reçu {dealt}, pas {told}.",
       "hands-ok": "Chaque main est celle que le paquet donne, paquet par paquet.",
-      "never-dealt": "La partie était finie après la donne {before} : la donne {n} n'a jamais été distribuée.",
+      "never-dealt":
+        "La partie était finie après la donne {before} : la donne {n} n'a jamais été distribuée.",
       "not-checked-after": "Non vérifié : la donne {failed} a échoué.",
-      "play-thrown-bid": "Notée comme donne où tout le monde a passé, mais la place {seat} dit « {action} ».",
-      "play-after-end": "L'action {n} (« {action} » par la place {seat}) vient après la fin de la donne.",
+      "play-thrown-bid":
+        "Notée comme donne où tout le monde a passé, mais la place {seat} dit « {action} ».",
+      "play-after-end":
+        "L'action {n} (« {action} » par la place {seat}) vient après la fin de la donne.",
       "play-refused": "L'action {n} (« {action} » par la place {seat}) enfreint les règles : {why}",
       "play-stopped": "La partie s'est arrêtée pendant cette donne.",
       "play-not-over": "La donne n'est pas finie après les actions notées.",
       "play-contract": "Les enchères donnent le contrat {made}, pas {told}.",
       "play-ok-thrown": "Conforme aux règles : tout le monde a passé, donne annulée.",
       "play-ok": "Conforme aux règles : {count} actions, chaque annonce et chaque carte permises.",
-      "play-thrown-scored": "Notée comme donne annulée, mais les totaux reportés dans la donne {n} comptent des points marqués pendant celle-ci : la donne {m} a été jouée.",
-      "play-thrown-last": "Notée comme donne annulée, mais la partie se termine après elle : une partie se termine sur une donne jouée, la donne {m} a donc été jouée (ou une donne après elle manque).",
+      "play-thrown-scored":
+        "Notée comme donne annulée, mais les totaux reportés dans la donne {n} comptent des points marqués pendant celle-ci : la donne {m} a été jouée.",
+      "play-thrown-last":
+        "Notée comme donne annulée, mais la partie se termine après elle : une partie se termine sur une donne jouée, la donne {m} a donc été jouée (ou une donne après elle manque).",
       "score-never-ended": "Non compté : la donne ne s'est jamais terminée.",
       "score-play-failed": "Non vérifié : le jeu a échoué.",
       "score-contract-differs": "Non vérifié : le contrat diffère.",
@@ -322,9 +378,11 @@
       "score-ok": "Le compte des cartes, des annonces et de la belote donne la marque notée.",
       "score-differs": "Les cartes donnent {made}, pas la marque notée {told} ({field} diffère).",
       "result-never-ended": "Non vérifié : la partie ne s'est jamais terminée.",
-      "result-missing": "La partie n'est pas finie après les {count} donnes notées : la donne {missing} manque (équipe A {a}, équipe B {b} jusque-là).",
+      "result-missing":
+        "La partie n'est pas finie après les {count} donnes notées : la donne {missing} manque (équipe A {a}, équipe B {b} jusque-là).",
       "result-ok": "L'équipe {team} a gagné {won} à {lost}, comme le donne le rejeu.",
-      "result-differs": "Le rejeu donne : l'équipe {team} a gagné {won} à {lost} ; le relevé dit {told}.",
+      "result-differs":
+        "Le rejeu donne : l'équipe {team} a gagné {won} à {lost} ; le relevé dit {told}.",
       dealer: "donneur",
       took: "a pris",
       bot: "robot",
@@ -377,13 +435,19 @@
       "why-higher": "une annonce doit être plus haute que le contrat en cours.",
       "why-play": "les enchères sont finies : il faut jouer une carte.",
       "why-not-held": "la place {seat} n'a pas {card}.",
-      "why-follow": "{card} ne fournit pas alors que la place a du {suit} (elle peut jouer {allowed}).",
-      "why-beat": "{card} ne monte pas sur le plus fort {suit} alors que la place le peut (elle peut jouer {allowed}).",
-      "why-overtrump": "{card} ne surcoupe pas alors que la place le peut (elle peut jouer {allowed}).",
-      "why-trump": "{card} n'est pas un atout alors que la place a du {suit} et ne peut pas fournir (elle peut jouer {allowed}).",
+      "why-follow":
+        "{card} ne fournit pas alors que la place a du {suit} (elle peut jouer {allowed}).",
+      "why-beat":
+        "{card} ne monte pas sur le plus fort {suit} alors que la place le peut (elle peut jouer {allowed}).",
+      "why-overtrump":
+        "{card} ne surcoupe pas alors que la place le peut (elle peut jouer {allowed}).",
+      "why-trump":
+        "{card} n'est pas un atout alors que la place a du {suit} et ne peut pas fournir (elle peut jouer {allowed}).",
       "why-only": "les règles ne permettent ici que {allowed}, pas {card}.",
-      "why-belote": "la belote s'annonce avec le roi ou la dame d'atout quand on a les deux : pas avec {card}.",
-      "why-melds": "les annonces se déclarent avec la première carte d'une place, et seulement si elle en a.",
+      "why-belote":
+        "la belote s'annonce avec le roi ou la dame d'atout quand on a les deux : pas avec {card}.",
+      "why-melds":
+        "les annonces se déclarent avec la première carte d'une place, et seulement si elle en a.",
       "suit-C": "trèfle",
       "suit-D": "carreau",
       "suit-H": "cœur",
@@ -400,7 +464,8 @@
       choose: "изберете файла",
       "or-paste": "или го поставете по-долу.",
       check: "Провери",
-      online: "Попитай самия drand за стойността на рунда (изпраща само номера на рунда до релей на drand)",
+      online:
+        "Попитай самия drand за стойността на рунда (изпраща само номера на рунда до релей на drand)",
       language: "Език",
       inputs: "Входните данни на всяко тесте",
       "replay-deal": "Раздаване",
@@ -420,17 +485,25 @@
       "not-transcript": "Това не е запис на игра: {why}",
       "fetch-failed": "Записът не може да се изтегли от {url}: {why}",
       "read-failed": "Файлът не може да се прочете: {why}",
-      "too-big": "Този файл е {size} MB: записът на истинска игра е много по-малък (страницата чете до {max} MB).",
+      "too-big":
+        "Този файл е {size} MB: записът на истинска игра е много по-малък (страницата чете до {max} MB).",
       broke: "Проверката спря поради грешка в тази страница ({why}): нищо не е проверено.",
-      "verdict-fair": "Всички проверки минаха: раздаванията бяха честни. Отбор {team} спечели с {won} на {lost}.",
+      "verdict-fair":
+        "Всички проверки минаха: раздаванията бяха честни. Отбор {team} спечели с {won} на {lost}.",
       "verdict-fair-plain": "Всички проверки минаха: раздаванията бяха честни.",
-      "verdict-unfair": "{count} проверки не минаха ({names}): на раздаванията в тази игра не може да се вярва.",
-      "verdict-unfair-one": "1 проверка не мина ({names}): на раздаванията в тази игра не може да се вярва.",
+      "verdict-unfair":
+        "{count} проверки не минаха ({names}): на раздаванията в тази игра не може да се вярва.",
+      "verdict-unfair-one":
+        "1 проверка не мина ({names}): на раздаванията в тази игра не може да се вярва.",
       "verdict-deal": "Първото сгрешено раздаване е раздаване {deal}.",
-      "verdict-unrevealed": "Непроверено: сървърът още не е разкрил семето си, затова нито едно тесте не може да се провери. Проверете отново, когато играта свърши.",
-      "verdict-not-verified": "Непроверено: {names} не можа да се провери. Нищо тук не казва, че раздаванията са били честни.",
-      "verdict-every-deck": "Всяко тесте се различава от това на рецептата: някоя входна стойност не е тази, с която е раздавана играта (семето на сървъра, семето на някое място или стойността на drand).",
-      folded: "Още {count} проверки минаха (всяко тесте, ръка, карта и резултат на раздавания от {from} до {to}).",
+      "verdict-unrevealed":
+        "Непроверено: сървърът още не е разкрил семето си, затова нито едно тесте не може да се провери. Проверете отново, когато играта свърши.",
+      "verdict-not-verified":
+        "Непроверено: {names} не можа да се провери. Нищо тук не казва, че раздаванията са били честни.",
+      "verdict-every-deck":
+        "Всяко тесте се различава от това на рецептата: някоя входна стойност не е тази, с която е раздавана играта (семето на сървъра, семето на някое място или стойността на drand).",
+      folded:
+        "Още {count} проверки минаха (всяко тесте, ръка, карта и резултат на раздавания от {from} до {to}).",
       "mark-ok": "✓ наред",
       "mark-fail": "✗ НЕУСПЕХ",
       "mark-unchecked": "? непроверено",
@@ -458,22 +531,32 @@
       "in-drand-when": "drand quicknet, рунд {round} (публикуван {when})",
       "in-signature": "подпис на drand",
       "in-no-drand": "няма: раздадено само от семената",
-      "commitment-unrevealed": "Сървърът още не е разкрил семето си: играта може да се провери, когато свърши.",
+      "commitment-unrevealed":
+        "Сървърът още не е разкрил семето си: играта може да се провери, когато свърши.",
       "commitment-not-hex": "Семето на сървъра не е 64 шестнадесетични цифри.",
       "commitment-ok": "Хешът на семето на сървъра {seed} е ангажиментът, показан преди семената.",
-      "commitment-differs": "Хешът на семето на сървъра е {digest}, а не ангажиментът {commitment}, показан преди семената: сървърът е сменил семето си.",
-      "drand-none": "Раздадено без drand (стойността му не пристигна навреме): само от семето на сървъра и семената на играчите.",
+      "commitment-differs":
+        "Хешът на семето на сървъра е {digest}, а не ангажиментът {commitment}, показан преди семената: сървърът е сменил семето си.",
+      "drand-none":
+        "Раздадено без drand (стойността му не пристигна навреме): само от семето на сървъра и семената на играчите.",
       "drand-chain": "Непозната верига на drand {chain}; очаква се quicknet.",
       "drand-round": "{round} не е рунд на drand (от 1 до 2^53 - 1).",
       "drand-not-hex": "Стойността или подписът на drand не е шестнадесетичен.",
-      "drand-ok": "Стойността на рунд {round} на drand е подписана с ключа на quicknet (BLS подписът е проверен).",
-      "drand-bad": "Стойността на drand за рунд {round} не е на quicknet: подписът ѝ не отговаря на публичния ключ на quicknet.",
-      "online-not-asked": "Не е питан: отговорът на самия drand не е поискан (проверката на подписа по-горе не се нуждае от него).",
-      "online-unreachable": "Рунд {round} не можа да се получи от drand ({why}); проверката на подписа по-горе не се нуждае от него.",
+      "drand-ok":
+        "Стойността на рунд {round} на drand е подписана с ключа на quicknet (BLS подписът е проверен).",
+      "drand-bad":
+        "Стойността на drand за рунд {round} не е на quicknet: подписът ѝ не отговаря на публичния ключ на quicknet.",
+      "online-not-asked":
+        "Не е питан: отговорът на самия drand не е поискан (проверката на подписа по-горе не се нуждае от него).",
+      "online-unreachable":
+        "Рунд {round} не можа да се получи от drand ({why}); проверката на подписа по-горе не се нуждае от него.",
       "online-ok": "Самият drand ({host}) дава същата стойност за рунд {round}.",
-      "online-differs": "drand ({host}) дава {served} за рунд {round}, а не стойността, с която е раздавана играта.",
-      "table-recipe": "Непозната рецепта {recipe}; тази страница знае {known}. Нищо друго не се проверява.",
-      "table-ruleset": "Непознати правила {ruleset}; ботът играе classic, club и bulgarian. Нищо друго не се проверява.",
+      "online-differs":
+        "drand ({host}) дава {served} за рунд {round}, а не стойността, с която е раздавана играта.",
+      "table-recipe":
+        "Непозната рецепта {recipe}; тази страница знае {known}. Нищо друго не се проверява.",
+      "table-ruleset":
+        "Непознати правила {ruleset}; ботът играе classic, club и bulgarian. Нищо друго не се проверява.",
       "table-seats": "{seats} места: всички правила се играят от 4. Нищо друго не се проверява.",
       "table-target": "Целта {target} не е положителен брой точки. Нищо друго не се проверява.",
       "table-ok": "{ruleset}, 4 места, тесте от 32 карти, рецепта {recipe}.",
@@ -484,15 +567,18 @@
       "deck-k": "Записано като тесте k={k}; раздаване {n} се раздава от тесте k={want}.",
       "deck-size": "Тестето има {size} карти; всички правила раздават тесте от {want} карти.",
       "deck-ok": "Тесте k={k} е това, което рецептата прави от семената.",
-      "deck-differs": "Тесте k={k} се различава от това на рецептата от карта {card} нататък (рецепта: {recipe}…).",
+      "deck-differs":
+        "Тесте k={k} се различава от това на рецептата от карта {card} нататък (рецепта: {recipe}…).",
       "hands-dealer": "Раздаде място {seat}, а не място {told}.",
       "hands-turned": "Обърнатата карта беше {card}, а не {told}.",
       "hands-count": "Записани са {count} ръце, а не 4.",
       "hands-seat": "Място {seat} получи {dealt}, а не {told}.",
       "hands-ok": "Всяка ръка е тази, която тестето дава, пакет по пакет.",
-      "never-dealt": "Играта беше свършила след раздаване {before}: раздаване {n} изобщо не е раздавано.",
+      "never-dealt":
+        "Играта беше свършила след раздаване {before}: раздаване {n} изобщо не е раздавано.",
       "not-checked-after": "Непроверено: раздаване {failed} не мина.",
-      "play-thrown-bid": "Записано като раздаване, в което всички са казали „пас“, а място {seat} казва „{action}“.",
+      "play-thrown-bid":
+        "Записано като раздаване, в което всички са казали „пас“, а място {seat} казва „{action}“.",
       "play-after-end": "Действие {n} („{action}“ от място {seat}) идва след края на раздаването.",
       "play-refused": "Действие {n} („{action}“ от място {seat}) нарушава правилата: {why}",
       "play-stopped": "Играта спря по време на това раздаване.",
@@ -500,8 +586,10 @@
       "play-contract": "Обявяването дава договор {made}, а не {told}.",
       "play-ok-thrown": "Според правилата: всички казаха „пас“, раздаването е анулирано.",
       "play-ok": "Според правилата: {count} действия, всяка обява и карта са позволени.",
-      "play-thrown-scored": "Записано като анулирано раздаване, но сборовете, пренесени в раздаване {n}, броят точки, спечелени в него: раздаване {m} е било изиграно.",
-      "play-thrown-last": "Записано като анулирано раздаване, но играта свършва след него: играта свършва с изиграно раздаване, значи раздаване {m} е било изиграно (или липсва раздаване след него).",
+      "play-thrown-scored":
+        "Записано като анулирано раздаване, но сборовете, пренесени в раздаване {n}, броят точки, спечелени в него: раздаване {m} е било изиграно.",
+      "play-thrown-last":
+        "Записано като анулирано раздаване, но играта свършва след него: играта свършва с изиграно раздаване, значи раздаване {m} е било изиграно (или липсва раздаване след него).",
       "score-never-ended": "Не е преброено: раздаването не свърши.",
       "score-play-failed": "Непроверено: играта не мина проверката.",
       "score-contract-differs": "Непроверено: договорът се различава.",
@@ -509,9 +597,11 @@
       "score-ok": "Броенето на картите, комбинациите и белота дава записаните точки.",
       "score-differs": "Картите дават {made}, а не записаното {told} (различава се {field}).",
       "result-never-ended": "Непроверено: играта не свърши.",
-      "result-missing": "Играта не е свършила след записаните {count} раздавания: липсва раздаване {missing} (дотук отбор A {a}, отбор B {b}).",
+      "result-missing":
+        "Играта не е свършила след записаните {count} раздавания: липсва раздаване {missing} (дотук отбор A {a}, отбор B {b}).",
       "result-ok": "Отбор {team} спечели с {won} на {lost}, както дава преиграването.",
-      "result-differs": "Преиграването дава: отбор {team} спечели с {won} на {lost}; записът казва {told}.",
+      "result-differs":
+        "Преиграването дава: отбор {team} спечели с {won} на {lost}; записът казва {told}.",
       dealer: "раздава",
       took: "взе",
       bot: "бот",
@@ -565,9 +655,11 @@
       "why-play": "обявяването свърши: трябва да се играе карта.",
       "why-not-held": "място {seat} няма {card}.",
       "why-follow": "{card} не отговаря на цвета, а мястото има {suit} (може да играе {allowed}).",
-      "why-beat": "{card} не качва над най-силната {suit}, а мястото може (може да играе {allowed}).",
+      "why-beat":
+        "{card} не качва над най-силната {suit}, а мястото може (може да играе {allowed}).",
       "why-overtrump": "{card} не надцаква, а мястото може (може да играе {allowed}).",
-      "why-trump": "{card} не е коз, а мястото има {suit} и не може да отговори (може да играе {allowed}).",
+      "why-trump":
+        "{card} не е коз, а мястото има {suit} и не може да отговори (може да играе {allowed}).",
       "why-only": "правилата позволяват тук само {allowed}, а не {card}.",
       "why-belote": "белот се обявява с поп или дама коз, когато са и двете в ръката: не с {card}.",
       "why-melds": "комбинациите се обявяват с първата карта на мястото и само ако има такава.",
@@ -605,7 +697,8 @@
     for (const [name, value] of Object.entries(params)) {
       if (value !== null && typeof value === "object" && typeof value.key === "string")
         values[name] = say(value.key, value.params || {});
-      else if (name === "suit" && /^[CDHS]$/.test(String(value))) values[name] = say(`suit-${value}`);
+      else if (name === "suit" && /^[CDHS]$/.test(String(value)))
+        values[name] = say(`suit-${value}`);
       else values[name] = value;
     }
     params = values;

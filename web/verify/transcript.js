@@ -71,7 +71,9 @@
     } else {
       if (!isObject(d)) fail("The transcript's fields do not have the right shape.");
       t.drand = {
-        chain: text(need(d, "chain", "The drand record"), "drand chain").trim().toLowerCase(),
+        chain: text(need(d, "chain", "The drand record"), "drand chain")
+          .trim()
+          .toLowerCase(),
         round: whole(need(d, "round", "The drand record"), "drand round"),
         value: hexField(need(d, "value", "The drand record"), "drand value"),
         signature: hexField(need(d, "signature", "The drand record"), "drand signature"),

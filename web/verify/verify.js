@@ -131,7 +131,10 @@
     add(say("in-commitment"), t.commitment);
     add(say("in-seed"), t.serverSeed ?? say("in-unrevealed"));
     t.seats.forEach((s, i) =>
-      add(say(s.bot ? "in-seat-bot" : "in-seat", { seat: i + 1, name: s.name }), s.seed ?? say("in-no-seed")),
+      add(
+        say(s.bot ? "in-seat-bot" : "in-seat", { seat: i + 1, name: s.name }),
+        s.seed ?? say("in-no-seed"),
+      ),
     );
     if (t.drand) {
       const round = t.drand.round;
@@ -343,7 +346,10 @@
   window.addEventListener("hashchange", fromAddress);
   fromAddress();
 
-  BeloteVerify.verify = { check, get last() {
-    return last;
-  } };
+  BeloteVerify.verify = {
+    check,
+    get last() {
+      return last;
+    },
+  };
 })();
