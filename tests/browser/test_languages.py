@@ -68,6 +68,8 @@ def test_the_switch_changes_every_text_and_is_remembered(browser, site):
     assert bulgarian != english and f"раздаване {deal}." in bulgarian
     assert "раздаване" in page.text_content("#checks")
     assert page.get_attribute("html", "data-deal") == deal  # the machine answer stays
+    assert "Обявяване" in page.text_content("#table")  # the replay too
+    assert page.text_content("#play") == "▶ Пусни"
     page.select_option("#lang", "fr")
     assert f"donne {deal}." in page.text_content("#summary")
     page.reload()

@@ -336,7 +336,7 @@ def test_the_replay_steps_through_a_whole_deal(page, site, relay_ok, genuine):
 def test_the_replay_plays_by_itself_at_the_chosen_speed(page, site, relay_ok, genuine):
     open_page(page, site, relay_ok, genuine)
     page.select_option("#deal", "1")
-    assert page.get_attribute("#replay", "data-deal") == "1"
+    assert page.get_attribute("#replay", "data-replay-deal") == "2"  # deals counted from 1
     page.select_option("#speed", "4")
     page.click("#play")
     page.wait_for_function(
