@@ -59,6 +59,37 @@ def mutations(n: int, seed: int = 1) -> list[str]:
     return out
 
 
+CARDS = [r + s for s in "CDHS" for r in "789TJQKA"]
+ACTIONS = [
+    "pass",
+    "take",
+    "contre",
+    "recontre",
+    *(f"bid {c}" for c in ("C", "D", "H", "S", "NT", "AT")),
+    *(f"play {c}" for c in CARDS),
+    *(f"play {c} belote" for c in CARDS),
+    *(f"play {c} melds" for c in CARDS),
+]
+
+
+def action_mutations(n: int, seed: int = 2) -> list[str]:
+    """``n`` genuine transcripts, each with one action replaced by another (most break the
+    rules, some do not: then the count or a later action differs), or its seat changed."""
+    rng = random.Random(seed)
+    out = []
+    texts = list(GENUINE.values())
+    for _ in range(n):
+        data = json.loads(rng.choice(texts))
+        deal = rng.choice(data["deals"])
+        action = rng.choice(deal["actions"])
+        if rng.random() < 0.8:
+            action[1] = rng.choice(ACTIONS)
+        else:
+            action[0] = rng.randrange(4)
+        out.append(json.dumps(data, ensure_ascii=False))
+    return out
+
+
 async def python_answers(texts: list[str]) -> list[tuple[str, str]]:
     out = []
     for text in texts:
@@ -102,6 +133,31 @@ def test_any_json_shape_gets_the_verdict_belote_verify_gives(idle):
     assert not wrong, wrong[:3]
     assert not idle.errors, idle.errors
     assert {v for v, _ in got} >= {"error", "unfair", "fair"}  # the mutations reach all three
+
+
+def test_any_changed_action_gets_the_verdict_belote_verify_gives(idle):
+    """The rules in the page (engine.js) against the engine's, action by action."""
+    texts = action_mutations(300)
+    want = in_thread(python_answers(texts))
+    got = [answer(idle, text) for text in texts]
+    wrong = [(w, g) for w, g in zip(want, got, strict=True) if w != g]
+    assert not wrong, wrong[:5]
+    assert sum(v == "unfair" for v, _ in got) > 250
+    assert not idle.errors, idle.errors
+
+
+def test_the_pages_count_is_the_engines_on_many_matches(idle):
+    """Matches of every ruleset played to the end at random: every deal's count, in the
+    page, is the engine's (card points, last trick, melds, belote, capot, contre,
+    hanging points, rounding)."""
+    from tests.corpus.generate import genuine
+    from tests.fakes.drand_relay import REAL_BEACONS
+
+    for i in range(45):
+        ruleset = ("classic", "club", "bulgarian")[i % 3]
+        t = genuine(ruleset, REAL_BEACONS[2] if i % 2 else None, 500 + i, (0.0, 0.3, 0.7)[i % 3])
+        verdict, deal = answer(idle, json.dumps(t))
+        assert (verdict, deal) == ("fair", ""), (t["match"], idle.text_content("#summary"))
 
 
 def test_a_drand_round_beyond_any_date_is_shown_and_checked(idle, site):
