@@ -417,6 +417,59 @@ def _blame_thrown_in(t: Transcript, i: int, score: Any) -> range | None:
     return range(j, i) if same(result.get("scores"), told.get("scores")) else None
 
 
+def _play_actions(match: Match, i: int, deal: Any) -> str | None:
+    """Apply deal i's recorded actions to the engine's match; why one is refused, or None.
+    A thrown-in deal (no contract) may hold passes only."""
+    if deal.contract is None:
+        bid = next((a for a in deal.actions if a[1].strip().lower() != "pass"), None)
+        if bid is not None:
+            return f"Recorded as thrown in, yet {_seat(bid[0])} says {bid[1]!r}."
+    for a, (seat, text) in enumerate(deal.actions, start=1):
+        if len(match.deals) > i + 1 or match.winner is not None:
+            return f"Action {a} ({text!r} by {_seat(seat)}) comes after the deal ended."
+        err = _apply(match, seat, text)
+        if err is not None:
+            return f"Action {a} ({text!r} by {_seat(seat)}) breaks the rules: {err}"
+    return None
+
+
+def _check_end(t: Transcript, match: Match, report: VerifyReport) -> None:
+    """After the last deal recorded: the match is over, with the recorded result."""
+    result = match_result(match)
+    if match.winner is None:
+        missing = len(match.deals)
+        if _unfinished(t) and t.deals:
+            report.add("result", UNCHECKED, "Not verified: the match never ended.")
+            return
+        j = len(t.deals)
+        while j > 0 and t.deals[j - 1].contract is None:
+            j -= 1
+        for m in range(j + 1, len(t.deals) + 1):  # a match ends on a played deal
+            report.add(
+                f"deal {m}: play",
+                FAIL,
+                f"Recorded as thrown in, yet the match ends after it: a match ends on a "
+                f"played deal, so deal {m} was played (or a deal after it is missing).",
+                m,
+            )
+        report.add(
+            "result",
+            FAIL,
+            f"The match is not over after the {len(t.deals)} deals recorded: "
+            f"deal {missing} is missing ({_result_text(result)} so far).",
+            missing,
+        )
+        return
+    if same(result, t.result):
+        report.add("result", OK, f"{_result_text(result)}, as the replay gives.")
+    else:
+        report.add(
+            "result",
+            FAIL,
+            f"The replay gives: {_result_text(result)}; the transcript says {t.result}.",
+        )
+
+
 def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
     """Rebuild the match from the inputs and the actions; compare what the engine deals,
     what it allows and how it counts with what the transcript records."""
@@ -442,22 +495,7 @@ def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
             )
             stopped = n
             continue
-        if deal.contract is None:
-            bid = next((a for a in deal.actions if a[1].strip().lower() != "pass"), None)
-        else:
-            bid = None
-        refused = None
-        if bid is not None:
-            refused = f"Recorded as thrown in, yet {_seat(bid[0])} says {bid[1]!r}."
-        for a, (seat, text) in enumerate(deal.actions, start=1):
-            if refused:
-                break
-            if len(match.deals) > i + 1 or match.winner is not None:
-                refused = f"Action {a} ({text!r} by {_seat(seat)}) comes after the deal ended."
-                break
-            err = _apply(match, seat, text)
-            if err is not None:
-                refused = f"Action {a} ({text!r} by {_seat(seat)}) breaks the rules: {err}"
+        refused = _play_actions(match, i, deal)
         rec = match.deals[i]
         problem = _hands_problem(rec, deal)
         report.add(
@@ -529,39 +567,7 @@ def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
     if stopped is not None:
         report.add("result", UNCHECKED, f"Not checked: deal {stopped} failed.")
         return
-    result = match_result(match)
-    if match.winner is None:
-        missing = len(match.deals)
-        if _unfinished(t) and t.deals:
-            report.add("result", UNCHECKED, "Not verified: the match never ended.")
-            return
-        j = len(t.deals)
-        while j > 0 and t.deals[j - 1].contract is None:
-            j -= 1
-        for m in range(j + 1, len(t.deals) + 1):  # a match ends on a played deal
-            report.add(
-                f"deal {m}: play",
-                FAIL,
-                f"Recorded as thrown in, yet the match ends after it: a match ends on a "
-                f"played deal, so deal {m} was played (or a deal after it is missing).",
-                m,
-            )
-        report.add(
-            "result",
-            FAIL,
-            f"The match is not over after the {len(t.deals)} deals recorded: "
-            f"deal {missing} is missing ({_result_text(result)} so far).",
-            missing,
-        )
-        return
-    if same(result, t.result):
-        report.add("result", OK, f"{_result_text(result)}, as the replay gives.")
-    else:
-        report.add(
-            "result",
-            FAIL,
-            f"The replay gives: {_result_text(result)}; the transcript says {t.result}.",
-        )
+    _check_end(t, match, report)
 
 
 def _unfinished(t: Transcript) -> bool:

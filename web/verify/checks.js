@@ -334,6 +334,57 @@
     Object.hasOwn(t.result, "winner") &&
     t.result.winner === null;
 
+  /** Apply deal i's recorded actions to the match (verify._play_actions): why one is
+   * refused ([key, params]), or null. A thrown-in deal may hold passes only. */
+  function playActions(match, i, deal) {
+    if (deal.contract === null) {
+      const bid = deal.actions.find((a) => a[1].trim().toLowerCase() !== "pass");
+      if (bid) return ["play-thrown-bid", { seat: bid[0] + 1, action: short(bid[1]) }];
+    }
+    for (const [a, [seat, text]] of deal.actions.entries()) {
+      const at = { n: a + 1, action: short(text), seat: short(String(seat + 1)) };
+      if (match.deals.length > i + 1 || match.winner !== null) return ["play-after-end", at];
+      try {
+        match.apply(seat, text);
+      } catch (err) {
+        if (!(err instanceof BeloteVerify.engine.EngineError)) throw err;
+        return ["play-refused", { ...at, why: { key: err.key, params: err.params } }];
+      }
+    }
+    return null;
+  }
+
+  /** After the last deal recorded (verify._check_end): the match is over, as recorded. */
+  function checkEnd(t, match, report) {
+    const result = { winner: match.winner, scores: [...match.scores] };
+    if (match.winner === null) {
+      if (unfinished(t) && t.deals.length) {
+        report.add("result", "unchecked", "result-never-ended");
+        return;
+      }
+      let j = t.deals.length;
+      while (j > 0 && t.deals[j - 1].contract === null) j--;
+      for (let m = j + 1; m <= t.deals.length; m++)
+        report.add(`deal ${m}: play`, "fail", "play-thrown-last", { m }, m);
+      const missing = match.deals.length;
+      report.add(
+        "result",
+        "fail",
+        "result-missing",
+        { count: t.deals.length, missing, a: result.scores[0], b: result.scores[1] },
+        missing,
+      );
+      return;
+    }
+    const params = {
+      team: "AB"[result.winner],
+      won: result.scores[result.winner],
+      lost: result.scores[1 - result.winner],
+    };
+    if (same(result, t.result)) report.add("result", "ok", "result-ok", params);
+    else report.add("result", "fail", "result-differs", { ...params, told: short(t.result) });
+  }
+
   function replay(t, maker, report) {
     const decks = [];
     const deckFor = (k) => {
@@ -365,37 +416,7 @@
         stopped = n;
         continue;
       }
-      let refused = null;
-      if (deal.contract === null) {
-        const bid = deal.actions.find((a) => a[1].trim().toLowerCase() !== "pass");
-        if (bid) refused = ["play-thrown-bid", { seat: bid[0] + 1, action: short(bid[1]) }];
-      }
-      if (!refused) {
-        for (const [a, [seat, text]] of deal.actions.entries()) {
-          if (match.deals.length > i + 1 || match.winner !== null) {
-            refused = [
-              "play-after-end",
-              { n: a + 1, action: short(text), seat: short(String(seat + 1)) },
-            ];
-            break;
-          }
-          try {
-            match.apply(seat, text);
-          } catch (err) {
-            if (!(err instanceof BeloteVerify.engine.EngineError)) throw err;
-            refused = [
-              "play-refused",
-              {
-                n: a + 1,
-                action: short(text),
-                seat: short(String(seat + 1)),
-                why: { key: err.key, params: err.params },
-              },
-            ];
-            break;
-          }
-        }
-      }
+      let refused = playActions(match, i, deal);
       const rec = match.deals[i];
       const problem = handsProblem(rec, deal);
       if (problem) report.add(`deal ${n}: hands`, "fail", ...problem, n);
@@ -463,33 +484,7 @@
       report.add("result", "unchecked", "not-checked-after", { failed: stopped });
       return;
     }
-    const result = { winner: match.winner, scores: [...match.scores] };
-    if (match.winner === null) {
-      if (unfinished(t) && t.deals.length) {
-        report.add("result", "unchecked", "result-never-ended");
-        return;
-      }
-      let j = t.deals.length;
-      while (j > 0 && t.deals[j - 1].contract === null) j--;
-      for (let m = j + 1; m <= t.deals.length; m++)
-        report.add(`deal ${m}: play`, "fail", "play-thrown-last", { m }, m);
-      const missing = match.deals.length;
-      report.add(
-        "result",
-        "fail",
-        "result-missing",
-        { count: t.deals.length, missing, a: result.scores[0], b: result.scores[1] },
-        missing,
-      );
-      return;
-    }
-    const params = {
-      team: "AB"[result.winner],
-      won: result.scores[result.winner],
-      lost: result.scores[1 - result.winner],
-    };
-    if (same(result, t.result)) report.add("result", "ok", "result-ok", params);
-    else report.add("result", "fail", "result-differs", { ...params, told: short(t.result) });
+    checkEnd(t, match, report);
   }
 
   function firstDifference(told, made) {
