@@ -13,10 +13,13 @@ checked on the player's device.
 
 from __future__ import annotations
 
+import logging
 import mimetypes
 from pathlib import Path
 
 from aiohttp import web
+
+log = logging.getLogger(__name__)
 
 #: web/verify/ in the source tree (the repository's, as ``pip install -e .`` leaves it).
 PAGE_DIR = Path(__file__).resolve().parents[2] / "web" / "verify"
@@ -47,6 +50,8 @@ class VerifySite:
         self.root = root.resolve()
 
     def register(self, router: web.UrlDispatcher) -> None:
+        if not (self.root / "index.html").is_file():  # an install without web/ beside it
+            log.warning("no browser check to serve: %s/index.html is missing", self.root)
         router.add_get(PREFIX, self._to_folder)
         router.add_get(PREFIX + "/", self._file)
         router.add_get(PREFIX + "/{path:.+}", self._file)
