@@ -237,6 +237,11 @@ async def _check_drand(
         )
         return
     if not online:
+        report.add(
+            "drand online",
+            SKIP,
+            "Not asked (--online asks): the signature check above does not need it.",
+        )
         return
     own = client is None
     client = client or DrandClient()

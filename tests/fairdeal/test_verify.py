@@ -45,7 +45,7 @@ async def test_good_transcript_passes(name: str, request: pytest.FixtureRequest)
     assert report.ok, report.text()
     assert report.verdict == "fair" and report.deal is None
     names = [c.name for c in report.checks]
-    assert names[:3] == ["commitment", "drand", "table"]
+    assert [n for n in names if n != "drand online"][:3] == ["commitment", "drand", "table"]
     for n, d in enumerate(t.deals, start=1):  # numbered for people, from 1
         parts = {f"deal {n}: {part}" for part in ("deck", "hands", "play", "score")}
         assert parts <= set(names)
