@@ -153,7 +153,9 @@ class Transcript:
                     signature=_str(drand["signature"], "drand signature"),
                 )
             )
-            deals = tuple(_deal_from_dict(d) for d in _list(data.get("deals", []), "deals"))
+            # "deals": null is no deals, as no field is: the checks then say deal 1 is missing
+            raw = data.get("deals")
+            deals = tuple(_deal_from_dict(d) for d in _list([] if raw is None else raw, "deals"))
             target = data.get("target")
             return cls(
                 match=str(data["match"]),

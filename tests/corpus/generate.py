@@ -187,6 +187,9 @@ def cases(genuines: dict[str, dict]) -> list[tuple[str, Any, str, int | None, st
         del c["deals"]
         add("no-deals-field", c, 1, "no deals field")
         c = copy.deepcopy(t)
+        c["deals"] = None
+        add("no-deals-null", c, 1, '"deals": null')
+        c = copy.deepcopy(t)
         if revoke(c, mid):
             add("revoke", c, mid + 1, "a card the rules forbid (revoke, no trump, no overtrump)")
         c = copy.deepcopy(t)

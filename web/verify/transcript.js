@@ -79,7 +79,9 @@
         signature: hexField(need(d, "signature", "The drand record"), "drand signature"),
       };
     }
-    t.deals = list(data.deals === undefined ? [] : data.deals, "deals").map(readDeal);
+    // "deals": null is no deals, as no field is (transcript.py reads it so)
+    const deals = data.deals === undefined || data.deals === null ? [] : data.deals;
+    t.deals = list(deals, "deals").map(readDeal);
     t.target =
       data.target === undefined || data.target === null ? null : whole(data.target, "target");
     const match = need(data, "match");
