@@ -1,4 +1,4 @@
-"""The fair-deal recipe (seed 000, "The exact recipe"), byte for byte.
+"""The fair-deal recipe (docs/rules.md#the-deck-of-deal-k), byte for byte.
 
 Deal k reads a stream of 32-byte blocks; block b is HMAC-SHA256 keyed with the server seed
 over ``b"belot.club/deal/v1" | k (4, BE) | b (4, BE) | players (1) | per seat: len (1) +

@@ -33,7 +33,7 @@ from typing import Any
 from bot.proof.drand import QUICKNET_CHAIN_HASH, Beacon
 from engine import card_text, commitment
 
-#: The recipe of seed 000 ("The exact recipe"); its text is also the HMAC's first bytes.
+#: The recipe of docs/rules.md#the-deck-of-deal-k; its text is also the HMAC's first bytes.
 RECIPE = "belot.club/deal/v1"
 
 
