@@ -71,6 +71,7 @@ def action_label(action: Action, locale: str) -> str:
         return _("label-contre", locale)
     if action.kind == "recontre":
         return _("label-recontre", locale)
+    assert action.card is not None  # every other kind has returned above
     card = card_text(action.card)
     if action.belote and action.melds:
         return _("label-play-melds-belote", locale, card=card)
@@ -122,7 +123,7 @@ def default_play(variants: list[Action], *, belote: bool = False, melds: bool = 
 
 def action_command(action: Action) -> str:
     """The command a player types for an action (what the console shows as choices)."""
-    if action.kind == "play":
+    if action.kind == "play" and action.card is not None:
         flags = (" melds" if action.melds else "") + (" belote" if action.belote else "")
         return f"/play {card_text(action.card)}{flags}"
     if action.kind == "bid":
@@ -335,7 +336,8 @@ def hand_lines(run: MatchRun, seat: int, locale: str) -> Lines:
         offered = choices(v.legal, belote=run.belote_intent[seat], melds_hint=every)
         lines.append(("your-turn", _("hand-your-turn", locale, choices=", ".join(offered))))
         if every:  # one line for the choice every card has, not a second copy of each
-            example = f"/play {card_text(next(a.card for a in v.legal if a.kind == 'play'))}"
+            card = next(a.card for a in v.legal if a.card is not None)
+            example = f"/play {card_text(card)}"
             lines.append(("melds-hint", _("hand-melds-hint", locale, example=example)))
     elif run.replaced[seat]:
         lines.append(("away", _("hand-away", locale)))

@@ -58,7 +58,7 @@ async def attach_tournaments(app: Any, host: TableHost, db_path: str | None = No
     """Start the tournament service on the app's scheduler, clock and platform, with its
     own tables in the app's database (a file or PostgreSQL); sets and returns
     `app.tournaments`. Jobs it claims carry the store's owner name (which process ran it)."""
-    path = db_path or getattr(app.store, "path", ":memory:")
+    path = db_path or str(getattr(app.store, "path", ":memory:"))
     db = await TournamentDB.open(path, owner=getattr(app.store, "owner", "local"))
     service = TournamentService(db, app.scheduler, app.clock, app.platform, host)
     await service.start()
@@ -394,18 +394,18 @@ async def handle_stats_command(
     if not ratings:
         return [Reply(tt("stats-none", loc, who=who_name))]
     lines = [tt("stats-title", loc, who=who_name)]
-    for r in ratings:
+    for rating in ratings:
         lines.append(
             tt(
                 "stats-line",
                 loc,
-                ruleset=r.ruleset,
-                rating=r.display,
-                provisional=tt("stats-provisional", loc) if r.provisional else "",
-                matches=r.matches,
-                wins=r.wins,
-                draws=r.draws,
-                losses=r.losses,
+                ruleset=rating.ruleset,
+                rating=rating.display,
+                provisional=tt("stats-provisional", loc) if rating.provisional else "",
+                matches=rating.matches,
+                wins=rating.wins,
+                draws=rating.draws,
+                losses=rating.losses,
             )
         )
     return [Reply("\n".join(lines))]

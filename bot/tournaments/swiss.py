@@ -7,8 +7,6 @@ The pairing itself (its order of criteria and why it is exact) is in swiss_pairi
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-
 from bot.tournaments.event import Event
 from bot.tournaments.model import Format, NoPairing, Numbers, RoundPlan, Standing
 from bot.tournaments.swiss_pairing import SwissPairing, pair_swiss
@@ -39,7 +37,7 @@ class Swiss(Event):
         return self.round >= self.numbers.rounds or len(self.active()) < 2
 
     def opponents(self) -> dict[int, set[int]]:
-        met: Mapping[int, Collection[int]] = {e: set() for e in self.entrants}
+        met: dict[int, set[int]] = {e: set() for e in self.entrants}
         for m in self.matches:
             for x in m.a:
                 met[x].update(m.b)

@@ -153,7 +153,7 @@ def compose_table(
     if str(getattr(view, "phase", "")) == "over":
         _match_over(draw, view, shown, tr)
 
-    if show_last_trick and getattr(view, "tricks", ()):
+    if show_last_trick and getattr(view, "tricks", None):
         _last_trick(img, draw, layout, view.tricks[-1], bottom, shown, four_colour, tr)
     return img, layout
 
@@ -303,7 +303,7 @@ def _seat_panel(
     ny = box[1] + 27
     draw.text((x, ny), shown, font=fnt, fill=theme.INK, anchor="lm")
     nb = draw.textbbox((x, ny), shown, font=fnt, anchor="lm")
-    layout.names[seat] = tuple(int(v) for v in nb)
+    layout.names[seat] = (int(nb[0]), int(nb[1]), int(nb[2]), int(nb[3]))
     layout.shown_names[seat] = shown
 
     # Second line: the cards held (backs), then what this seat said or holds.
