@@ -8,8 +8,6 @@ from engine.cards import card_text, parse_card
 from engine.contract import CONTRACT_TEXTS
 from engine.errors import IllegalAction, InvalidCard
 
-KINDS = ("pass", "take", "bid", "contre", "recontre", "play")
-
 
 @dataclass(frozen=True)
 class Action:

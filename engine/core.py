@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import SUITS, card_text
+from engine.cards import card_text
 from engine.contract import AT, NT, TRUMP_CODE
 from engine.errors import EngineError
 from engine.rulesets import Ruleset
@@ -455,7 +455,3 @@ def score_bulgarian(
             held = whole
             outcome = "hanging"
     return DealScore((tot[0], tot[1]), (pts[0], pts[1]), outcome, held)
-
-
-def suit_name(code: int) -> str:
-    return {4: "No Trump", 5: "All Trump"}.get(code, SUITS[code] if code < 4 else "?")

@@ -131,10 +131,6 @@ def action_command(action: Action) -> str:
     return f"/bid {action.kind}"
 
 
-def seats_lines(t: Table, locale: str) -> list[str]:
-    return [text for _kind, text in _seat_lines(t, locale)]
-
-
 def _seat_lines(t: Table, locale: str) -> Lines:
     run = t.run if t.run is not None and not t.run.over else None
     lines: Lines = []
@@ -153,18 +149,14 @@ def _seat_lines(t: Table, locale: str) -> Lines:
     return lines
 
 
-def table_text(t: Table, locale: str, now: float | None = None) -> str:
-    """The one public message of a table, edited in place as the match goes."""
-    return join(table_lines(t, locale, now))
-
-
 def join(lines: Lines) -> str:
     return "\n".join(text for _kind, text in lines)
 
 
 def table_lines(t: Table, locale: str, now: float | None = None) -> Lines:
-    """:func:`table_text` line by line, each with its kind (``LINE_KINDS``), so that a
-    terminal, which cannot edit a message, can choose what to print again."""
+    """The one public message of a table (edited in place as the match goes), line by
+    line, each with its kind (``LINE_KINDS``), so that a terminal, which cannot edit a
+    message, can choose what to print again."""
     s = t.settings
     lines: Lines = [
         (
@@ -205,12 +197,8 @@ def seed_line(run: MatchRun, locale: str) -> str:
     return _("table-seed-line", locale, seed=run.server_seed.hex(), match=f"m{run.id}")
 
 
-def final_hand_text(run: MatchRun, seat: int, locale: str) -> str:
-    """A player's private message once the match is over: the result, nothing to press."""
-    return join(final_hand_lines(run, seat, locale))
-
-
 def final_hand_lines(run: MatchRun, seat: int, locale: str) -> Lines:
+    """A player's private message once the match is over: the result, nothing to press."""
     lines: Lines = [
         ("hand-over", _("hand-over", locale, table=f"t{run.table_id}", match=f"m{run.id}"))
     ]
@@ -312,12 +300,8 @@ def _result_text(result: Any) -> str:
     return str(result)
 
 
-def hand_text(run: MatchRun, seat: int, locale: str) -> str:
-    """A player's private message: their cards and, on their turn, what they may do."""
-    return join(hand_lines(run, seat, locale))
-
-
 def hand_lines(run: MatchRun, seat: int, locale: str) -> Lines:
+    """A player's private message: their cards and, on their turn, what they may do."""
     m = run.match
     assert m is not None
     v = m.view(seat)

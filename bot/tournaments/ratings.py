@@ -107,10 +107,6 @@ class Ratings:
     def __init__(self, sql: Database) -> None:
         self.sql = sql
 
-    async def ensure_schema(self) -> None:
-        for stmt in SCHEMA:
-            await self.sql.execute(stmt)
-
     async def get(self, user_id: str, ruleset: str, name: str = "", *, tx: object = None) -> Rating:
         row = await (tx or self.sql).fetchone(  # type: ignore[attr-defined]
             "SELECT name, mu, sigma, matches, wins, draws, losses FROM ratings"

@@ -42,7 +42,6 @@ class TableLayout:
     trick: list[tuple[int, int, tuple[int, int, int, int]]] = field(default_factory=list)
     last_trick: list[tuple[int, int, tuple[int, int, int, int]]] = field(default_factory=list)
     dealer_badge: tuple[int, int, int, int] | None = None
-    turn_ring: tuple[int, int, int, int] | None = None
 
 
 @lru_cache(maxsize=16)
@@ -281,7 +280,6 @@ def _seat_panel(
     if is_turn:
         ring = (box[0] - 6, box[1] - 6, box[2] + 6, box[3] + 6)
         draw.rounded_rectangle(ring, 20, outline=theme.TURN, width=5)
-        layout.turn_ring = ring
     paint.panel(draw, box)
     draw.rounded_rectangle((box[0], box[1], box[0] + 10, box[3]), 5, fill=theme.TEAM[team])
     x = box[0] + 22
