@@ -19,7 +19,6 @@ REWRITTEN_ELSEWHERE: tuple[str, ...] = (
     "bot/play/",
     "bot/show/posting.py",
     "bot/commands/",
-    "bot/tournaments/runner.py",
     "engine/ai/arena.py",
     "engine/ai/player.py",
     "engine/ai/search.py",

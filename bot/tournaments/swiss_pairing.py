@@ -57,6 +57,7 @@ import itertools
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 import rustworkx as rx
 
@@ -499,12 +500,11 @@ def _least_bound(
         if total == 0 or total > most:
             continue
         parts = [b[k] for b, k in zip(bound, ks, strict=True)]
-        sent = [p for p in parts if p is not None]
-        if len(sent) < len(parts):  # a window that cannot send that many out
+        if None in parts:  # a window that cannot send that many out
             continue
         fewest_out = max(0, 2 * max(ks) - total)  # a window's seats cannot all meet its own
         out = min(away[s] + across * ((total - s) // 2) for s in range(fewest_out, total + 1, 2))
-        least = min(least, sum(sent) - c2 * (total // 2) + out)
+        least = min(least, sum(cast(list[int], parts)) - c2 * (total // 2) + out)
     return least
 
 
