@@ -1,8 +1,8 @@
 """Pairing one Swiss round, optimal by a stated order of criteria.
 
-The rules (seed 000): never the same opponent twice; the lowest placed who has not sat
-out sits out (nobody twice); "you meet someone on the same points as you, or as close as
-possible". Read as an order of criteria, as the FIDE Dutch system and bbpPairings do:
+The rules (docs/rules.md#tournaments): never the same opponent twice; the lowest placed
+who has not sat out sits out (nobody twice); "you meet someone on the same points as you,
+or as close as possible". Read as an order of criteria, as the FIDE Dutch system and bbpPairings do:
 
 1. no rematch, nobody sits out twice (hard rules), and the bye to the lowest placed
    entrant without one for whom the others can still be paired;
