@@ -65,8 +65,8 @@ COMMIT_TRIES = 4  # a commit whose lock wait ran out (or whose connection broke)
 # Tests only: a directory; a commit that finds ``arm`` there removes it, writes ``held``
 # (its tables) and stalls inside its transaction, row locks held, for the seconds ``arm``
 # says, so a test can SIGSTOP the process at that point for certain
-# (tests/console/test_chaos.py). Unset, it costs nothing.
-HOLD_COMMIT_ENV = "BELOTE_TEST_HOLD_COMMIT"
+# (tests/console/test_chaos.py). Unset, it costs nothing; not a setting (no BELOTE_ name).
+HOLD_COMMIT_ENV = "TEST_HOLD_COMMIT_DIR"
 _RETRIED = (
     asyncpg.exceptions.LockNotAvailableError,  # lock_timeout
     asyncpg.exceptions.DeadlockDetectedError,

@@ -11,7 +11,7 @@ comes from a process without the lease: a trigger installed for the test checks,
 log entry inserted, that the writing session's process (its ``application_name``) holds
 the table's lease, unexpired, and records any entry that breaks it.
 
-Holding A inside a commit for certain: ``BELOTE_TEST_HOLD_COMMIT`` names a directory;
+Holding A inside a commit for certain: ``TEST_HOLD_COMMIT_DIR`` names a directory;
 the test writes ``arm`` there, A's next commit (after its lease check, row locks held)
 writes ``held`` and stalls two seconds, and the test stops A as soon as ``held`` appears.
 """
