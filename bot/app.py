@@ -20,7 +20,7 @@ from typing import Any
 from bot.commands import parse
 from bot.commands.inputs import Ctx as _Ctx
 from bot.commands.inputs import Refused
-from bot.ops import metrics
+from bot.ops import lifecycle, metrics
 from bot.ops.clock import Clock, Randomness, SystemClock, SystemRandomness
 from bot.ops.scheduler import ApsScheduler, Scheduler, settle
 from bot.platform import Channel, NullPlatform, Platform, Reply, User
@@ -135,6 +135,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         if self.settings.long_running:
             tune_gc()
         metrics.watch(self)
+        lifecycle.started(self)
         self._update_idle()
         if self.store.shared:  # other processes may take tables over, and leave theirs
             self.store.lease_lost = self.drop_tables
