@@ -176,6 +176,10 @@ def run_command(args: argparse.Namespace) -> int:
     logs.setup(s.log_level, s.log_format, env=s.secrets(), wire=s.log_wire)
     _warn_unknown(env)
     problems = settings_model.preflight(s, given, env, interactive=sys.stdin.isatty())
+    try:
+        shard_options(argparse.Namespace(**{**vars(args), "platform": s.chosen_platform()}))
+    except ValueError as exc:
+        problems.append(settings_model.Problem("--shard-ids, --shard-count", str(exc)))
     if problems:
         for problem in problems:
             log.error("%s", problem.line())

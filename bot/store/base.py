@@ -572,7 +572,10 @@ class SQLiteStore(Store):
                 c.executemany(sql, rows)
             c.execute("COMMIT")
         except BaseException:
-            c.execute("ROLLBACK")
+            # SQLite rolls back by itself on some errors (a full disk): a ROLLBACK then
+            # would raise "no transaction is active" and hide what really failed
+            if c.in_transaction:
+                c.execute("ROLLBACK")
             raise
 
     # --- reading ---------------------------------------------------------------------

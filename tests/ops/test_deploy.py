@@ -121,6 +121,7 @@ def test_the_image_entrypoint_runs_and_answers_its_health_check(tmp_path: Path) 
     """``belote run`` with the image's environment (JSON logs, /data-like database,
     metrics port), then ``belote healthcheck`` as the image's HEALTHCHECK runs it."""
     port = free_port()
+    (tmp_path / "data").mkdir()  # the image's volume
     env = {
         **os.environ,
         "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
