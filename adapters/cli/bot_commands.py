@@ -173,7 +173,7 @@ def run_command(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             log.error("%s", problem.line())
         return 2
-    logs.setup(s.log_level, s.log_format, env=s.secrets(), wire=s.log_wire)
+    logs.setup(s.log_level, s.log_format, env={**env, **s.secrets()}, wire=s.log_wire)
     _warn_unknown(env)
     problems = settings_model.preflight(s, given, env, interactive=sys.stdin.isatty())
     try:

@@ -29,6 +29,9 @@ from adapters.cli import settings_options, types
 from adapters.cli.bot_commands import database_setting
 from bot.ops import settings as settings_model
 
+#: The backups' names, the one pattern both units write and prune (belote-<when>.db,
+#: belote-before-start-<when>.db, each with its .discord.json).
+BACKUP_PATTERN = "belote-*.db"
 #: Pages copied per step of the backup: the bot's writes go on between steps.
 BACKUP_PAGES_PER_STEP = 1024
 OPERATOR = "admin:shell"  # who the match log says closed a table from the shell
@@ -43,6 +46,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     b.add_argument("out", help="the file to write (must not exist)")
     b.add_argument("--db", default=None, help="the live SQLite database (default: BELOTE_DB)")
+    b.add_argument(
+        "--if-migrating",
+        action="store_true",
+        help="copy only when this bot would migrate the database at its next start (the "
+        "unit's copy before each start: a crash loop copies nothing)",
+    )
+    b.add_argument(
+        "--prune-days",
+        type=types.whole(1, 36_500),
+        default=None,
+        metavar="N",
+        help=f"then delete the backups ({BACKUP_PATTERN}) older than N days beside OUT",
+    )
     b.set_defaults(func=backup_command)
 
     h = subparsers.add_parser(
@@ -132,6 +148,9 @@ def backup_command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.if_migrating and not _migration_due(db):
+        prune(out.parent, args.prune_days)
+        return 0
     if not db.is_file():
         print(f"No database at {db}.", file=sys.stderr)
         return 2
@@ -156,7 +175,40 @@ def backup_command(args: argparse.Namespace) -> int:
     seconds = time.monotonic() - started
     print(f"Backed up {db} to {out} ({pages} pages, checked, {seconds:.1f} s).")
     print(restore_instructions(db, copied))
+    prune(out.parent, args.prune_days, keep=set(copied))
     return 0
+
+
+def _migration_due(db: Path) -> bool:
+    """Would this bot migrate ``db`` at its start? (Says why not when it would not.)"""
+    from bot.store import MIGRATIONS
+
+    if not db.is_file():
+        print(f"No database at {db} yet: nothing to copy.")
+        return False
+    version = settings_model.user_version(db)
+    if version is not None and version >= len(MIGRATIONS):
+        print(f"No migration due ({db} is at schema version {version}): no copy made.")
+        return False
+    return True
+
+
+def prune(folder: Path, days: int | None, keep: set[Path] = frozenset()) -> int:
+    """Delete the backups in ``folder`` (:data:`BACKUP_PATTERN`, with their Discord
+    message maps) older than ``days``; returns how many files went."""
+    if days is None or not folder.is_dir():
+        return 0
+    cutoff = time.time() - days * 86400
+    gone = 0
+    for path in folder.glob(BACKUP_PATTERN + "*"):
+        if path in keep or not path.is_file():
+            continue
+        if path.stat().st_mtime < cutoff:
+            path.unlink(missing_ok=True)
+            gone += 1
+    if gone:
+        print(f"Pruned {gone} backup files older than {days} days from {folder}/.")
+    return gone
 
 
 def backup_sqlite(db: Path, out: Path) -> int:
@@ -186,6 +238,8 @@ def restore_instructions(db: Path, copied: list[Path]) -> str:
         "  1. stop the bot (systemctl stop belote, or docker compose stop bot);",
         f"  2. move the damaged database aside: mv {db} {db}.broken; rm -f {db}-wal {db}-shm",
         f"  3. copy the backup in place: cp {out} {db}",
+        "     and give it to the user the bot runs as (after a copy as root: "
+        f"chown belote:belote {db}, in a container chown 10001:10001);",
     ]
     if len(copied) > 1:
         lines.append(f"     and its Discord message map: cp {copied[1]} {db}.discord.json")

@@ -41,7 +41,13 @@ WIRE_LOGGERS = (
     "asyncpg",
 )
 #: Settings whose whole value is a secret.
-SECRET_SETTINGS = ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "TELEGRAM_WEBHOOK_SECRET")
+SECRET_SETTINGS = (
+    "DISCORD_TOKEN",
+    "TELEGRAM_TOKEN",
+    "TELEGRAM_WEBHOOK_SECRET",
+    "PGPASSWORD",  # PostgreSQL's password apart from the URL (compose.yaml)
+    "POSTGRES_PASSWORD",
+)
 #: Settings that are URLs with a password in them.
 URL_SETTINGS = ("DATABASE_URL",)
 
