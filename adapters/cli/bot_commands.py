@@ -78,7 +78,7 @@ def database_setting(args: argparse.Namespace) -> str:
     environment or ``.env``), else belote.db; checked as ``belote run`` checks it
     (:class:`~bot.ops.settings.SettingsInvalid`)."""
     given = settings_options.given(args, settings_options.DB_OPTIONS)
-    env = settings_model.environment()
+    env = settings_model.environment()  # SettingsInvalid when .env cannot be read
     try:
         return settings_model.BeloteSettings.model_validate(
             {"db": given.get("db") or _db_from(env)}
@@ -164,8 +164,9 @@ def run_command(args: argparse.Namespace) -> int:
     from bot.ops import lifecycle, logs
 
     given = settings_options.given(args)
-    env = settings_model.environment()
+    env: dict[str, str] = dict(os.environ)
     try:
+        env = settings_model.environment()
         s = settings_model.load(given, env)
     except settings_model.SettingsInvalid as exc:
         _early_logging(given, env)
@@ -195,8 +196,8 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _warn_unknown(env: dict[str, str]) -> None:
-    for name in settings_model.unknown_variables(env):
-        log.warning("%s is not a setting of the bot and is ignored (docs/operations.md)", name)
+    for text in settings_model.warnings(env):
+        log.warning("%s", text)
 
 
 def _early_logging(given: dict[str, Any], env: dict[str, str]) -> None:

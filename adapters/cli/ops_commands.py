@@ -116,7 +116,11 @@ def healthcheck_command(args: argparse.Namespace) -> int:
     nothing answers (the bot is down, or was started without --metrics-port)."""
     port = args.port
     if port is None:
-        raw = settings_model.environment().get("BELOTE_METRICS_PORT", "").strip()
+        try:
+            env = settings_model.environment()
+        except settings_model.SettingsInvalid:
+            env = dict(os.environ)
+        raw = env.get("BELOTE_METRICS_PORT", "").strip()
         port = int(raw) if raw.isdigit() and 0 < int(raw) < 65536 else 9100
     url = f"http://{args.host}:{port}/{'livez' if args.live else 'healthz'}"
     try:

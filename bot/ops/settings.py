@@ -16,18 +16,27 @@ is that file SQLite at all, is there a terminal to play in) is checked by
 
 from __future__ import annotations
 
+import io
 import os
 import socket
 import sqlite3
 from collections.abc import Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from dotenv import dotenv_values
+from dotenv.parser import parse_stream
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+from pydantic_settings.sources.utils import parse_env_vars
 
 from bot.commands import parse
 from bot.commands.inputs import Refused
@@ -43,11 +52,44 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 def read_env_file(path: str | Path = ENV_FILE) -> dict[str, str]:
     """A ``.env`` file's ``KEY=value`` lines (python-dotenv: comments, ``export``, quotes;
-    no expansion); nothing when there is no such file. The project's one ``.env`` reader."""
+    no expansion); nothing when there is no such file. The project's one ``.env`` reader:
+    the settings model reads its values from here too. A file that exists but cannot be
+    read is :class:`SettingsInvalid` (it says so, in one line)."""
     if not Path(path).is_file():
         return {}
-    values = dotenv_values(path, interpolate=False)
-    return {k: (v if v is not None else "") for k, v in values.items()}
+    try:
+        bindings = list(parse_stream(io.StringIO(Path(path).read_text(encoding="utf-8"))))
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise SettingsInvalid([Problem(str(path), f"cannot be read ({reason})")]) from None
+    values: dict[str, str] = {}
+    for b in bindings:
+        if b.error or b.key is None:
+            text = f"{path} line {b.original.line} is not KEY=value and is ignored"
+            if text not in ENV_FILE_WARNINGS:
+                ENV_FILE_WARNINGS.append(text)
+        else:
+            values[b.key] = b.value if b.value is not None else ""
+    return values
+
+
+#: What :func:`read_env_file` found wrong in a ``.env`` (said as warnings once logging runs).
+ENV_FILE_WARNINGS: list[str] = []
+
+
+#: The environment :func:`load` validates (set while it runs), else the process's own.
+_ENVIRONMENT: ContextVar[Mapping[str, str] | None] = ContextVar("belote_env", default=None)
+
+
+class _Environment(EnvSettingsSource):
+    """The environment source of the model, over :func:`environment` (``.env`` lines under
+    the process's variables) instead of ``os.environ`` alone: one reader of ``.env``."""
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        values = _ENVIRONMENT.get()
+        if values is None:
+            values = environment()
+        return parse_env_vars(values, self.case_sensitive, self.env_ignore_empty, None)
 
 
 def environment(env_file: str | Path | None = ENV_FILE) -> dict[str, str]:
@@ -91,8 +133,6 @@ class BeloteSettings(BaseSettings):
 
     model_config = SettingsConfigDict(
         env_prefix="BELOTE_",
-        env_file=ENV_FILE,
-        env_file_encoding="utf-8",
         env_ignore_empty=True,
         extra="ignore",
         populate_by_name=True,
@@ -130,6 +170,18 @@ class BeloteSettings(BaseSettings):
     telegram_webhook_secret: SecretStr | None = Field(
         None, validation_alias="TELEGRAM_WEBHOOK_SECRET"
     )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The options typed first, then the environment with ``.env`` under it."""
+        return init_settings, _Environment(settings_cls)
 
     # --- what each field accepts (the validators' refusals are the one-line texts) ---
 
@@ -377,10 +429,24 @@ def load(given: Mapping[str, Any], env: Mapping[str, str] | None = None) -> Belo
     """The settings from ``given`` (the options typed), the environment and ``.env``;
     :class:`SettingsInvalid` with every problem when any is wrong."""
     env = environment() if env is None else env
+    token = _ENVIRONMENT.set(env)
     try:
         return BeloteSettings(**{k: v for k, v in given.items() if v is not None})
     except ValidationError as exc:
         raise SettingsInvalid(problems_of(exc, given, env)) from None
+    finally:
+        _ENVIRONMENT.reset(token)
+
+
+def warnings(env: Mapping[str, str]) -> list[str]:
+    """What is worth a warning, not a refusal: ``.env`` lines that are no setting at all,
+    ``BELOTE_*`` variables no setting reads."""
+    out = list(ENV_FILE_WARNINGS)
+    out += [
+        f"{name} is not a setting of the bot and is ignored (docs/operations.md lists them)"
+        for name in unknown_variables(env)
+    ]
+    return out
 
 
 def unknown_variables(env: Mapping[str, str]) -> list[str]:

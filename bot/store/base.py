@@ -118,6 +118,16 @@ class StoreError(Exception):
         self.fix_settings = fix_settings
 
 
+class NotOurs(StoreError):
+    """A database with none of the bot's tables (opened to read: nothing to read)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(
+            f"{where} has none of the bot's tables (schema version 0): is it the bot's database?",
+            fix_settings=True,
+        )
+
+
 class SchemaTooNew(StoreError):
     """The database was made by a newer bot: this one does not know its tables."""
 
@@ -448,6 +458,8 @@ class SQLiteStore(Store):
                 (version,) = await cur.fetchone()
             if version > len(MIGRATIONS):
                 raise SchemaTooNew(version, len(MIGRATIONS))
+            if version == 0:
+                raise NotOurs(path)
             store = cls(conn, path)
             store.read_only = True
             return store

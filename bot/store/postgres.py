@@ -34,6 +34,7 @@ from bot.store.base import (
     LeaseLost,
     LogEntry,
     MatchRow,
+    NotOurs,
     SchemaTooNew,
     Serves,
     Store,
@@ -203,6 +204,8 @@ class PostgresStore(Store):
                     )
             if version > len(MIGRATIONS):
                 raise SchemaTooNew(version, len(MIGRATIONS))
+            if version == 0:
+                raise NotOurs(_where(self.target))
             return int(version)
         async with self._pool.acquire() as c, c.transaction():
             await c.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
