@@ -135,7 +135,6 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
         if self.settings.long_running:
             tune_gc()
         metrics.watch(self)
-        lifecycle.started(self)
         self._update_idle()
         if self.store.shared:  # other processes may take tables over, and leave theirs
             self.store.lease_lost = self.drop_tables
@@ -148,6 +147,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 log.info("no tournaments package")
             else:
                 await attach_tournaments(self, host=self)
+        lifecycle.started(self)
 
     async def adopt_tables(self, rows: list[TableRow]) -> None:
         """Run these tables from now on (at start, or taken over from a process whose

@@ -21,6 +21,7 @@ import importlib
 import inspect
 import logging
 import os
+import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -226,6 +227,9 @@ def _fault(
     if isinstance(exc, StoreError):
         log.error("%s: %s", db, exc)
         return 2 if exc.fix_settings else 1
+    if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+        log.error("%s: %s is locked by another program for more than 5 s", db, s.db)
+        return 1
     if network := _network_problem(exc, s.chosen_platform() or "console"):
         log.error("%s", network)
         return 1

@@ -444,7 +444,12 @@ class SQLiteStore(Store):
             if lock is not None:
                 lock.release()
             if isinstance(exc, sqlite3.Error):
-                raise StoreError(_sqlite_problem(path, exc), fix_settings=True) from exc
+                raise _sqlite_problem(path, exc) from exc
+            if isinstance(exc, OSError):  # the lock file beside it
+                reason = exc.strerror or str(exc)
+                raise StoreError(
+                    f"{path}.lock cannot be made ({reason})", fix_settings=True
+                ) from exc
             raise
 
     @classmethod
@@ -466,7 +471,7 @@ class SQLiteStore(Store):
         except BaseException as exc:
             await conn.close()
             if isinstance(exc, sqlite3.Error):
-                raise StoreError(_sqlite_problem(path, exc), fix_settings=True) from exc
+                raise _sqlite_problem(path, exc) from exc
             raise
 
     async def migrate(self) -> int:
@@ -653,16 +658,26 @@ LAST_MOVES_SQL = (
 )
 
 
-def _sqlite_problem(path: str, exc: sqlite3.Error) -> str:
+def _sqlite_problem(path: str, exc: sqlite3.Error) -> StoreError:
     """What a SQLite error at open means for the operator, in one line."""
     text = str(exc)
+    if "locked" in text or "busy" in text:  # another program's long write: it may pass
+        return StoreError(
+            f"{path} is locked by another program (a sqlite3 shell, a copy?) for more than 5 s"
+        )
     if "not a database" in text:
-        return f"{path} is not a SQLite database"
+        return StoreError(f"{path} is not a SQLite database", fix_settings=True)
     if "readonly" in text or "read-only" in text:
-        return f"{path} is not writable by this user: give it back (chown) to the bot's user"
+        return StoreError(
+            f"{path} is not writable by this user: give it back (chown) to the bot's user",
+            fix_settings=True,
+        )
     if "unable to open" in text:
-        return f"{path} cannot be opened (does its folder exist, may this user write it?)"
-    return f"{path}: {text}"
+        return StoreError(
+            f"{path} cannot be opened (does its folder exist, may this user write it?)",
+            fix_settings=True,
+        )
+    return StoreError(f"{path}: {text}", fix_settings=True)
 
 
 def latest_match_sql(channel: str | None, ended: bool) -> tuple[str, list[Any]]:

@@ -144,3 +144,28 @@ def test_build_info_carries_the_version() -> None:
     text = generate_latest(metrics.REGISTRY).decode()
     assert f'belote_build_info{{version="{VERSION}"}} 1.0' in text
     assert "belote_database_up" in text and "belote_commit_failures_total" in text
+
+
+async def test_postgresql_probe_writes_and_is_bounded_by_a_lock(pg_server) -> None:
+    import asyncpg
+
+    from bot.store import open_store
+
+    url = pg_server.create_database()
+    store = await open_store(url, owner="probe")
+    other = await asyncpg.connect(url)
+    try:
+        await store.probe_write(READY_BOUND)
+        assert await other.fetchval("SELECT count(*) FROM health_probe") == 1
+        tx = other.transaction()
+        await tx.start()
+        await other.execute("LOCK TABLE health_probe IN ACCESS EXCLUSIVE MODE")
+        started = time.monotonic()
+        with pytest.raises(asyncpg.PostgresError):
+            await store.probe_write(0.5)
+        assert time.monotonic() - started < 2.0
+        await tx.rollback()
+        await store.probe_write(READY_BOUND)
+    finally:
+        await other.close()
+        await store.close()
