@@ -343,6 +343,8 @@ SETTINGS: dict[str, tuple[str, str]] = {
 SECRET_FIELDS = {"discord_token", "telegram_token", "telegram_webhook_secret"}
 #: Other variables the bot reads (not BELOTE_*, or read by the deploy files).
 KNOWN_ELSEWHERE = {"BELOTE_DB"}
+#: The test suite's and the tools' own knobs (tests/, bench/): not the bot's settings.
+TOOL_PREFIXES = ("BELOTE_FUZZ_", "BELOTE_TEST_", "BELOTE_CHROMIUM")
 
 #: field -> its command-line option (filled in by the command line, which declares them).
 OPTIONS: dict[str, str] = {}
@@ -453,7 +455,13 @@ def unknown_variables(env: Mapping[str, str]) -> list[str]:
     """``BELOTE_*`` variables no setting reads: a typo (``BELOTE_TIMMER``) would
     otherwise be ignored in silence."""
     known = {var for var, _ in SETTINGS.values()} | KNOWN_ELSEWHERE
-    return sorted(k for k in env if k.upper().startswith("BELOTE_") and k.upper() not in known)
+    return sorted(
+        k
+        for k in env
+        if k.upper().startswith("BELOTE_")
+        and k.upper() not in known
+        and not k.upper().startswith(TOOL_PREFIXES)
+    )
 
 
 # --- preflight: what the model cannot know alone ---------------------------------------------

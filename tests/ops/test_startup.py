@@ -334,3 +334,19 @@ def test_the_start_line_names_version_platform_database_and_tables(tmp_path: Pat
         f"belote {VERSION} started: platform console, database sqlite {url_free}, "
         "1 tables resumed (0 playing)"
     )
+
+
+def test_a_database_another_program_holds_locked_is_one_line(tmp_path: Path) -> None:
+    """A sqlite3 shell left in a write transaction: the start waits its 5 s, then says so
+    (exit status 1: it may pass) instead of a traceback."""
+    db = tmp_path / "held.db"
+    code, lines, _ = belote([*CONSOLE, "--db", str(db)], tmp_path)  # made and migrated
+    assert code == 0, lines
+    other = sqlite3.connect(db, isolation_level=None)
+    try:
+        other.execute("BEGIN EXCLUSIVE")
+        code, lines, _ = belote([*CONSOLE, "--db", str(db)], tmp_path)
+    finally:
+        other.close()
+    assert code == 1
+    one_error(lines, "--db", "locked by another program")
