@@ -388,11 +388,16 @@ async def open_store(
     has its table leases instead). :class:`StoreError` says in one line why it cannot
     be opened."""
     target = str(target)
+    store: Store
     if is_postgres(target):
         from bot.store.postgres import PostgresStore
 
-        return await PostgresStore.connect(target, read_only=read_only, **options)
-    return await SQLiteStore.connect(target, read_only=read_only, exclusive=exclusive)
+        store = await PostgresStore.connect(target, read_only=read_only, **options)
+    else:
+        store = await SQLiteStore.connect(target, read_only=read_only, exclusive=exclusive)
+    if not read_only:
+        metrics.database_up(True)  # it took its migrations: up until a write fails
+    return store
 
 
 def is_postgres(target: str) -> bool:
