@@ -344,7 +344,8 @@ SECRET_FIELDS = {"discord_token", "telegram_token", "telegram_webhook_secret"}
 #: Other variables the bot reads (not BELOTE_*, or read by the deploy files).
 KNOWN_ELSEWHERE = {"BELOTE_DB"}
 #: The test suite's and the tools' own knobs (tests/, bench/): not the bot's settings.
-TOOL_PREFIXES = ("BELOTE_FUZZ_", "BELOTE_TEST_", "BELOTE_CHROMIUM")
+#: (what follows BELOTE_ in their names)
+TOOL_PREFIXES = ("FUZZ_", "TEST_", "CHROMIUM")
 
 #: field -> its command-line option (filled in by the command line, which declares them).
 OPTIONS: dict[str, str] = {}
@@ -371,6 +372,8 @@ class StartRefused(Exception):
 
 
 class SettingsInvalid(Exception):
+    """The settings as given cannot start the bot: every problem found, one line each."""
+
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__("; ".join(p.line() for p in problems))
         self.problems = problems
@@ -460,7 +463,7 @@ def unknown_variables(env: Mapping[str, str]) -> list[str]:
         for k in env
         if k.upper().startswith("BELOTE_")
         and k.upper() not in known
-        and not k.upper().startswith(TOOL_PREFIXES)
+        and not k.upper().removeprefix("BELOTE_").startswith(TOOL_PREFIXES)
     )
 
 
