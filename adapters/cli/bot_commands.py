@@ -146,8 +146,12 @@ def app_factory(
             metrics_port=s.metrics_port,
             long_running=True,
         )
-        if s.verify_page:
-            settings.verify_page = s.verify_page
+        from bot.ops.verify_site import page_url
+
+        settings.public_url = s.public_url
+        page = page_url(s.public_url, s.verify_page)
+        if page:
+            settings.verify_page = page
         drand = None
         if not s.no_drand:
             from bot.proof.drand import PUBLIC_RELAYS, DrandClient

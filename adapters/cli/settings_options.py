@@ -65,7 +65,15 @@ RUN_OPTIONS: tuple[SettingOption, ...] = (
     SettingOption(
         "--verify-page",
         "verify_page",
-        "the browser check /verify links to (default: the docs' web/verify)",
+        "the browser check /verify links to (default: <public-url>/verify/, "
+        "else the docs' published web/verify)",
+        metavar="URL",
+    ),
+    SettingOption(
+        "--public-url",
+        "public_url",
+        "the address people reach this bot's HTTP port (--metrics-port) at: "
+        "/verify then links to the page it serves, URL/verify/",
         metavar="URL",
     ),
     SettingOption(

@@ -1,4 +1,6 @@
-"""The operator's HTTP port (``--metrics-port``): ``/metrics``, ``/livez``, ``/readyz``.
+"""The operator's HTTP port (``--metrics-port``): ``/metrics``, ``/livez``, ``/readyz``
+(``/healthz``) and the browser check of a match under ``/verify/``
+(:mod:`bot.ops.verify_site`).
 
 ``/metrics`` is Prometheus's text format (every metric of :mod:`bot.ops.metrics`).
 ``/livez`` (liveness) answers 200 while the process's event loop runs: restart the
@@ -24,7 +26,7 @@ from typing import Any
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from bot.ops import metrics
+from bot.ops import metrics, verify_site
 from bot.ops.version import VERSION
 
 log = logging.getLogger(__name__)
@@ -111,6 +113,7 @@ class Monitor:
         server.router.add_get("/healthz", self._healthz)
         server.router.add_get("/readyz", self._healthz)
         server.router.add_get("/livez", self._livez)
+        verify_site.register(server.router)
         self._runner = web.AppRunner(server, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)

@@ -150,6 +150,7 @@ class BeloteSettings(BaseSettings):
     no_drand: bool = False
     drand_relays: Annotated[list[str], NoDecode] = Field(default_factory=list)
     verify_page: str | None = None
+    public_url: str | None = None
     thinkers: int | None = Field(None, ge=0)
     assets: Path | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "WARNING"
@@ -234,7 +235,7 @@ class BeloteSettings(BaseSettings):
     def _relays(cls, value: list[str]) -> list[str]:
         return [_http_url(v) for v in value]
 
-    @field_validator("verify_page", "telegram_api_url")
+    @field_validator("verify_page", "public_url", "telegram_api_url")
     @classmethod
     def _url(cls, value: str | None) -> str | None:
         return None if value is None else _http_url(value)
@@ -324,6 +325,7 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "no_drand": ("BELOTE_NO_DRAND", "1 or 0 (true or false)"),
     "drand_relays": ("BELOTE_DRAND_RELAYS", "comma-separated https:// URLs"),
     "verify_page": ("BELOTE_VERIFY_PAGE", "an https:// URL"),
+    "public_url": ("BELOTE_PUBLIC_URL", "an http:// or https:// URL"),
     "thinkers": ("BELOTE_THINKERS", "a whole number: 0 (a thread) or more processes"),
     "assets": ("BELOTE_ASSETS", "a folder"),
     "log_level": ("BELOTE_LOG_LEVEL", "DEBUG, INFO, WARNING, ERROR or CRITICAL"),

@@ -483,7 +483,8 @@ class SQLiteStore(Store):
         """Apply every migration newer than the database's ``user_version``; returns it.
         A database newer than this code is refused (:class:`SchemaTooNew`), untouched."""
         async with self._conn.execute("PRAGMA user_version") as cur:
-            (version,) = await cur.fetchone()
+            row = await cur.fetchone()
+        (version,) = row if row is not None else (0,)
         if version > len(MIGRATIONS):
             raise SchemaTooNew(version, len(MIGRATIONS))
         if self.read_only:
@@ -637,7 +638,8 @@ class SQLiteStore(Store):
         return MatchRow(*r) if r else None
 
     async def matches(self, status: str | None = None) -> list[MatchRow]:
-        sql, args = "SELECT * FROM matches", ()
+        sql = "SELECT * FROM matches"
+        args: tuple[str, ...] = ()
         if status is not None:
             sql, args = sql + " WHERE status = ?", (status,)
         async with self._conn.execute(sql + " ORDER BY id", args) as cur:
