@@ -7,8 +7,8 @@ import sys
 import time
 
 from adapters.cli import types
-from engine.ai import LEVELS
-from engine.ai.arena import run_arena
+from engine.ai.arena import ARENA_LEVELS, PLAY_ONLY_BIDDER, run_arena
+from engine.ai.sparring import DEFAULT_WORLDS
 from engine.rulesets import RULESETS
 
 
@@ -20,12 +20,25 @@ def register(subparsers) -> None:
             "Every deck is played twice with the teams swapping seats, so luck cancels. "
             "Prints decision times per level, how often each level's contracts are made, "
             "and last: 'A vs B: +X points per deal (95% CI +-Y) over N deals' in raw deal "
-            "points (before rounding to tens)."
+            "points (before rounding to tens). 'sparring' is an information-set double-dummy "
+            "player (uniform worlds, no inference) to duel in card play only: every seat "
+            f"then bids as {PLAY_ONLY_BIDDER}, and the lead is in card points."
         ),
     )
     p.add_argument("--ruleset", choices=sorted(RULESETS), default="club")
-    p.add_argument("--a", choices=LEVELS, required=True, help="level of team A")
-    p.add_argument("--b", choices=LEVELS, required=True, help="level of team B")
+    p.add_argument("--a", choices=ARENA_LEVELS, required=True, help="level of team A")
+    p.add_argument("--b", choices=ARENA_LEVELS, required=True, help="level of team B")
+    p.add_argument(
+        "--worlds",
+        type=types.whole(1, 1000),
+        default=DEFAULT_WORLDS,
+        help="deals the sparring partner solves a decision",
+    )
+    p.add_argument(
+        "--play-only",
+        action="store_true",
+        help=f"card play only: every seat bids as {PLAY_ONLY_BIDDER} (always so with sparring)",
+    )
     p.add_argument(
         "--deals", type=types.whole(0, 10**6), default=20, help="decks (each played twice)"
     )
@@ -75,6 +88,8 @@ def _arena(args: argparse.Namespace) -> int:
         progress=progress,
         budget_s=args.budget,
         jobs=args.jobs,
+        play_only=args.play_only,
+        worlds=args.worlds,
     )
     for line in report.lines():
         print(line)

@@ -32,7 +32,8 @@ EXPERT_PLAN = SearchPlan(
     ),
     node_budget=40_000_000,
     infer_plays=True,
-    bias=False,  # the plays weigh the samples instead of the crude auction prior (measured)
+    bias=False,
+    worlds=True,  # the plays weigh the samples instead of the crude auction prior (measured)
 )
 
 

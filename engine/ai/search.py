@@ -28,6 +28,7 @@ from engine.ai.tables import (
     legal_mask,
     winner_index,
 )
+from engine.ai.world_search import SCORE, Totals, play_likelihood, world_totals
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,9 @@ class SearchPlan:
     bias: bool = True
     node_budget: int = 1 << 62  # solver nodes per decision; past it, samples are rolled out
     infer_plays: bool = False  # weigh each sample by how well it explains the others' plays
+    # Exact tiers run the search core (``world_search``: uniform worlds, compiled end to
+    # end) instead of the loop below; the time budget is then ignored (fixed samples).
+    worlds: bool = False
 
     def tier(self, cards_left: int) -> Tier:
         for t in self.tiers:
@@ -160,33 +164,6 @@ def rollout(
     return diff
 
 
-MISMATCH = 0.4  # likelihood factor of a play the rules of thumb would not have made
-
-
-def play_likelihood(k: Knowledge, hands: list[int]) -> float:
-    """How plausible the sampled hands make the others' past plays.
-
-    Each earlier card of another seat is compared with what the normal level's rules
-    would have played from the sampled hand (the cards still held plus those the seat
-    played since): agreement keeps the weight, disagreement multiplies it by
-    ``MISMATCH``.  Soft on purpose: other players do not play by these rules.
-    """
-    later = [0, 0, 0, 0]
-    weight = 1.0
-    for seat, card, prefix, gone in reversed(k.history):
-        later[seat] |= 1 << card
-        if seat == k.seat:
-            continue
-        hand = hands[seat] | later[seat]
-        trick = list(prefix)
-        legal = legal_mask(k.kind, k.code, hand, trick)
-        if legal & (legal - 1) == 0:
-            continue  # forced: says nothing
-        if normal_card(k.kind, k.code, seat, hand, legal, trick, gone, k.taker) != card:
-            weight *= MISMATCH
-    return weight
-
-
 def choose_card(
     k: Knowledge, plan: SearchPlan, rng: random.Random, weights=None, budget_s: float | None = None
 ) -> int:
@@ -195,6 +172,9 @@ def choose_card(
     cards = bits(legal)
     if len(cards) == 1:
         return cards[0]
+    tier = plan.tier(k.cards_left)
+    if plan.worlds and tier.exact and weights is None:
+        return _world_card(k, plan, tier, rng)
     me = k.seat
     my_team = me & 1
     so_far = k.points[my_team] - k.points[1 - my_team]
@@ -202,7 +182,6 @@ def choose_card(
     melds = k.meld_pts
     belotes = k.belote_pts
     totals = dict.fromkeys(cards, 0.0)
-    tier = plan.tier(k.cards_left)
     use_dd = tier.exact
     start = time.perf_counter() if budget_s is not None else 0.0
     n = 0
@@ -251,3 +230,20 @@ def choose_card(
     power = POWER[k.code]
     # Ties (common when the deal is decided) go to the cheapest card.
     return max(cards, key=lambda c: (round(totals[c] / weight_sum, 6), -pts[c], -power[c]))
+
+
+def _world_card(k: Knowledge, plan: SearchPlan, tier: Tier, rng: random.Random) -> int:
+    """The search core's choice: the best weighted mean, ties to the cheapest card."""
+    found = world_totals(
+        k, tier.samples, rng.getrandbits(64), plan.node_budget, plan.infer_plays, SCORE
+    )
+    return best_card(k.code, found)
+
+
+def best_card(code: int, found: Totals) -> int:
+    """The card of best mean (rounded, so float noise never decides), then cheapest."""
+    pts = POINTS[code]
+    power = POWER[code]
+    pairs = zip(found.cards, found.totals, strict=True)
+    means = {c: round(t / found.weight_sum, 6) for c, t in pairs}
+    return max(found.cards, key=lambda c: (means[c], -pts[c], -power[c]))
