@@ -933,7 +933,7 @@ static int read_ints(PyObject *seq, int n, int cap, long long *out, const char *
 PyDoc_STRVAR(search_doc,
              "search_worlds(kind, code, seat, taker, multiplier, fixed, seats, need, classes,"
              " leader, trick, played, won, history, so_far, melds, belotes, samples, seed,"
-             " node_budget, infer, objective) -> (cards, totals, weight_sum, nodes)\n\n"
+             " node_budget, infer, objective, points_weight) -> (cards, totals, weight_sum, nodes)\n\n"
              "engine/ai/world_search.py's ``world_totals``, compiled end to end.");
 
 static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
@@ -941,11 +941,12 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     unsigned long long seed;
     long long node_budget;
     unsigned long long played_in;
+    double points_weight;
     PyObject *fixed_o, *seats_o, *need_o, *classes_o, *trick_o, *history_o, *melds_o, *belotes_o;
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLii", &kind, &code, &seat, &taker,
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid", &kind, &code, &seat, &taker,
                           &multiplier, &fixed_o, &seats_o, &need_o, &classes_o, &leader, &trick_o,
                           &played_in, &won, &history_o, &so_far, &melds_o, &belotes_o, &samples,
-                          &seed, &node_budget, &infer, &objective))
+                          &seed, &node_budget, &infer, &objective, &points_weight))
         return NULL;
     if (code < 0 || code > 5 || kind < 0 || kind > 2 || seat < 0 || seat > 3 || taker < 0 ||
         taker > 3 || leader < 0 || leader > 3 || won < 0 || won > 3 || samples < 1) {
@@ -1114,7 +1115,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                 }
                 int diff = so_far + value[c];
                 int dv = deal_value(kind, code, multiplier, tk, my_team, diff, melds, belotes);
-                totals[i] += w * ((double)dv + 0.05 * (double)diff);
+                totals[i] += w * ((double)dv + points_weight * (double)diff);
             }
         }
         Py_END_ALLOW_THREADS
@@ -1140,10 +1141,80 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(playouts_doc,
+             "playouts(kind, deals, seed) -> total\n\n"
+             "Deal ``deals`` random deals (random contract, taker and leader) and play each out "
+             "by the rules of thumb, as the search's rollouts do; returns the sum of the card "
+             "point differences (the bench times it).");
+
+static PyObject *dds_playouts(PyObject *self, PyObject *args) {
+    (void)self;
+    int kind;
+    long long deals;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iLK", &kind, &deals, &seed)) return NULL;
+    if (kind < 0 || kind > 2 || deals < 0) {
+        PyErr_SetString(PyExc_ValueError, "kind is 0..2 and deals at least 0");
+        return NULL;
+    }
+    long long total = 0;
+    uint64_t rng = (uint64_t)seed;
+    Py_BEGIN_ALLOW_THREADS
+    for (long long d = 0; d < deals; d++) {
+        int deck[32];
+        for (int i = 0; i < 32; i++) deck[i] = i;
+        for (int i = 31; i > 0; i--) {
+            int j = (int)(splitmix(&rng) % (uint64_t)(i + 1));
+            int t = deck[i];
+            deck[i] = deck[j];
+            deck[j] = t;
+        }
+        uint32_t hands[4] = {0, 0, 0, 0};
+        for (int i = 0; i < 32; i++) hands[i >> 3] |= 1u << deck[i];
+        uint64_t r = splitmix(&rng);
+        int code = (int)(r % (kind == 2 ? 6 : 4));
+        int taker = (int)((r >> 8) & 3), leader = (int)((r >> 16) & 3);
+        total += rollout(kind, code, taker, hands, leader, deck, 0, 0, 0);
+    }
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLongLong(total);
+}
+
+PyDoc_STRVAR(rollout_doc,
+             "rollout(kind, code, taker, hands, leader, trick, played, won) -> diff\n\n"
+             "search.py's ``rollout`` without an exact tail: the deal played out by the rules "
+             "of thumb, card points for team 0 from the current trick on, capot included.");
+
+static PyObject *dds_rollout(PyObject *self, PyObject *args) {
+    (void)self;
+    int kind, code, taker, leader, won;
+    unsigned long long played;
+    PyObject *hands_o, *trick_o;
+    if (!PyArg_ParseTuple(args, "iiiOiOKi", &kind, &code, &taker, &hands_o, &leader, &trick_o,
+                          &played, &won))
+        return NULL;
+    if (code < 0 || code > 5 || kind < 0 || kind > 2 || taker < 0 || taker > 3 || leader < 0 ||
+        leader > 3 || won < 0 || won > 3) {
+        PyErr_SetString(PyExc_ValueError, "kind, code, taker, leader or won out of range");
+        return NULL;
+    }
+    long long buf[4];
+    uint32_t hands[4];
+    int trick[4];
+    if (read_ints(hands_o, 4, 4, buf, "hands: four masks") < 0) return NULL;
+    for (int i = 0; i < 4; i++) hands[i] = (uint32_t)buf[i];
+    int n = read_ints(trick_o, -1, 4, buf, "trick: at most four cards");
+    if (n < 0) return NULL;
+    for (int i = 0; i < n; i++) trick[i] = (int)(buf[i] & 31);
+    return PyLong_FromLong(rollout(kind, code, taker, hands, leader, trick, n, (uint32_t)played, won));
+}
+
 static PyMethodDef methods[] = {
     {"value", dds_value, METH_VARARGS, value_doc},
     {"root_values", dds_root_values, METH_VARARGS, root_doc},
     {"search_worlds", dds_search_worlds, METH_VARARGS, search_doc},
+    {"playouts", dds_playouts, METH_VARARGS, playouts_doc},
+    {"rollout", dds_rollout, METH_VARARGS, rollout_doc},
     {NULL, NULL, 0, NULL},
 };
 

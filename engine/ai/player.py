@@ -22,18 +22,22 @@ from engine.ai.search import SearchPlan, Tier, choose_card, play_weights
 from engine.ai.tables import CONTRACT_CODES
 
 HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), node_budget=60_000)
-# Every sample solved exactly from the first trick: 96 whole deals take the compiled solver
-# about 1 s at worst; the node budget (about 2 s of search) bounds the rare heavy ones.
+# Every world solved exactly from the first trick by the compiled search core
+# (``world_search``).  Fewer worlds while the deal is whole (a 32-card solve of every
+# root card costs about 12 ms), more once it shrinks; the node budget (12 million, about
+# half a second of solving) bounds the rare heavy first-trick decisions, past it the
+# remaining worlds are played out by the rules of thumb.  Measured in bench/arena.md.
 EXPERT_PLAN = SearchPlan(
     (
         Tier(16, 160, exact=True),
         Tier(24, 128, exact=True),
-        Tier(32, 96, exact=True),
+        Tier(28, 64, exact=True),
+        Tier(32, 32, exact=True),
     ),
-    node_budget=40_000_000,
+    node_budget=12_000_000,
     infer_plays=True,
-    bias=False,
-    worlds=True,  # the plays weigh the samples instead of the crude auction prior (measured)
+    bias=False,  # the plays weigh the samples instead of the crude auction prior (measured)
+    worlds=True,
 )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.ai.heuristic import normal_card
@@ -29,6 +30,14 @@ from engine.ai.tables import (
     winner_index,
 )
 from engine.ai.world_search import SCORE, Totals, play_likelihood, world_totals
+
+_ROLLOUT: Callable[..., int] | None
+try:
+    from engine.ai._dds import rollout as _compiled_rollout
+
+    _ROLLOUT = _compiled_rollout
+except ImportError:  # no C compiler at install: the Python rollout below
+    _ROLLOUT = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,7 @@ class SearchPlan:
     # Exact tiers run the search core (``world_search``: uniform worlds, compiled end to
     # end) instead of the loop below; the time budget is then ignored (fixed samples).
     worlds: bool = False
+    points_weight: float = 0.05  # the card points' share of a card's value beside the score
 
     def tier(self, cards_left: int) -> Tier:
         for t in self.tiers:
@@ -129,7 +139,25 @@ def rollout(
     tail: int = 0,
 ) -> int:
     """Play the deal out with the normal level's rules; card-point diff for team 0,
-    from the current trick on (capot bonus included)."""
+    from the current trick on (capot bonus included).  Compiled when built (the same
+    play, checked by the tests) unless an exact tail is asked for."""
+    if _ROLLOUT is not None and not tail:
+        return int(_ROLLOUT(kind, code, taker, hands, leader, trick, played, won))
+    return python_rollout(kind, code, taker, hands, leader, trick, played, won, tail)
+
+
+def python_rollout(
+    kind: int,
+    code: int,
+    taker: int,
+    hands: list[int],
+    leader: int,
+    trick: list[int],
+    played: int,
+    won: int,
+    tail: int = 0,
+) -> int:
+    """:func:`rollout` in Python (the fallback, and with an exact tail)."""
     hands = list(hands)
     trick = list(trick)
     pts = POINTS[code]
@@ -235,7 +263,13 @@ def choose_card(
 def _world_card(k: Knowledge, plan: SearchPlan, tier: Tier, rng: random.Random) -> int:
     """The search core's choice: the best weighted mean, ties to the cheapest card."""
     found = world_totals(
-        k, tier.samples, rng.getrandbits(64), plan.node_budget, plan.infer_plays, SCORE
+        k,
+        tier.samples,
+        rng.getrandbits(64),
+        plan.node_budget,
+        plan.infer_plays,
+        SCORE,
+        points_weight=plan.points_weight,
     )
     return best_card(k.code, found)
 

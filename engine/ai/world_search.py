@@ -33,7 +33,8 @@ except ImportError:  # no C compiler at install: the pure-Python path below does
     _dds = None
 
 MISMATCH = 0.4  # likelihood factor of a play the rules of thumb would not have made
-SCORE = 0  # objective: the deal score the card leads to (plus a twentieth of the points)
+SCORE = 0  # objective: the deal score the card leads to (plus ``points_weight`` x the points)
+POINTS_WEIGHT = 0.05
 POINTS = 1  # objective: the card points alone (the sparring partner's)
 SEARCH_COMPILED = COMPILED and _dds is not None and hasattr(_dds, "search_worlds")
 
@@ -95,6 +96,7 @@ def world_totals(
     infer: bool = True,
     objective: int = SCORE,
     compiled: bool | None = None,
+    points_weight: float = POINTS_WEIGHT,
 ) -> Totals:
     """Every legal card's weighted total over ``samples`` worlds drawn from ``seed``.
 
@@ -129,9 +131,10 @@ def world_totals(
             node_budget,
             int(infer),
             objective,
+            points_weight,
         )
         return Totals(tuple(cards), tuple(totals), wsum, nodes)
-    return _python_totals(k, space, samples, seed, node_budget, infer, objective)
+    return _python_totals(k, space, samples, seed, node_budget, infer, objective, points_weight)
 
 
 def _python_totals(
@@ -142,6 +145,7 @@ def _python_totals(
     node_budget: int,
     infer: bool,
     objective: int,
+    points_weight: float,
 ) -> Totals:
     cards = bits(legal_mask(k.kind, k.code, k.hand, k.trick))
     me = k.seat
@@ -181,7 +185,7 @@ def _python_totals(
             dv = deal_value(
                 k.kind, k.code, k.multiplier, taker_team, my_team, diff, k.meld_pts, k.belote_pts
             )
-            totals[i] += w * (dv + 0.05 * diff)
+            totals[i] += w * (dv + points_weight * diff)
     return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used)
 
 
