@@ -94,3 +94,23 @@ def _arena(args: argparse.Namespace) -> int:
     for line in report.lines():
         print(line)
     return 0
+
+
+def compiled_playout_rate(seconds: float) -> float | None:
+    """Random deals a second through the compiled playout (dealt at random, played out by
+    the rules of thumb, as the search's rollouts), over the three rulesets; None when the
+    compiled core was not built.  ``belote bench`` prints it."""
+    try:
+        from engine.ai._dds import playouts
+    except ImportError:
+        return None
+    deals = 0
+    start = time.perf_counter()
+    kind = 0
+    while True:
+        playouts(kind, 2000, deals + 1)
+        deals += 2000
+        kind = (kind + 1) % 3
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return deals / elapsed

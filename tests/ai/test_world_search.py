@@ -167,3 +167,14 @@ def test_compiled_rollout_plays_the_python_rules_of_thumb() -> None:
             assert _ROLLOUT(*args) == python_rollout(*args)
             checked += 1
     assert checked >= 40
+
+
+def test_bench_reports_the_compiled_playout(capsys) -> None:
+    from adapters.cli import main
+
+    assert main(["bench", "--seconds", "0.3"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-1].startswith("random deals/s: ")
+    if SEARCH_COMPILED:
+        line = next(x for x in lines if x.startswith("compiled playout"))
+        assert int(line.split(": ")[1].split()[0].replace(",", "")) > 0
