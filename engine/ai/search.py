@@ -202,7 +202,7 @@ def choose_card(
         return cards[0]
     tier = plan.tier(k.cards_left)
     if plan.worlds and tier.exact and weights is None:
-        return _world_card(k, plan, tier, rng)
+        return _world_card(k, plan, tier, rng, budget_s)
     me = k.seat
     my_team = me & 1
     so_far = k.points[my_team] - k.points[1 - my_team]
@@ -260,17 +260,29 @@ def choose_card(
     return max(cards, key=lambda c: (round(totals[c] / weight_sum, 6), -pts[c], -power[c]))
 
 
-def _world_card(k: Knowledge, plan: SearchPlan, tier: Tier, rng: random.Random) -> int:
-    """The search core's choice: the best weighted mean, ties to the cheapest card."""
-    found = world_totals(
-        k,
-        tier.samples,
-        rng.getrandbits(64),
-        plan.node_budget,
-        plan.infer_plays,
-        SCORE,
-        points_weight=plan.points_weight,
-    )
+def _world_card(
+    k: Knowledge, plan: SearchPlan, tier: Tier, rng: random.Random, budget_s: float | None
+) -> int:
+    """The search core's choice: the best weighted mean, ties to the cheapest card.
+
+    With a time budget, more batches of worlds (up to ``max_factor`` in all) while time
+    remains, each with its own node budget."""
+    start = time.perf_counter() if budget_s is not None else 0.0
+    found: Totals | None = None
+    for batch in range(plan.max_factor if budget_s is not None else 1):
+        if budget_s is not None and batch and time.perf_counter() - start > budget_s:
+            break
+        more = world_totals(
+            k,
+            tier.samples,
+            rng.getrandbits(64),
+            plan.node_budget,
+            plan.infer_plays,
+            SCORE,
+            points_weight=plan.points_weight,
+        )
+        found = more if found is None else found.merged(more)
+    assert found is not None
     return best_card(k.code, found)
 
 

@@ -51,6 +51,15 @@ class Totals:
     def mean(self, card: int) -> float:
         return self.totals[self.cards.index(card)] / self.weight_sum
 
+    def merged(self, other: Totals) -> Totals:
+        """Both batches of worlds together (same position, so the same cards)."""
+        return Totals(
+            self.cards,
+            tuple(a + b for a, b in zip(self.totals, other.totals, strict=True)),
+            self.weight_sum + other.weight_sum,
+            self.nodes + other.nodes,
+        )
+
 
 def space_of(k: Knowledge) -> WorldSpace:
     """The deals of the unseen cards that ``k`` admits (sizes, placed cards, exclusions)."""
