@@ -7,12 +7,12 @@ import sys
 import time
 
 from adapters.cli import types
-from engine.ai.arena import ARENA_LEVELS, PLAY_ONLY_BIDDER, run_arena
+from engine.ai.arena import ARENA_LEVELS, PLAY_ONLY_BIDDER, ArenaReport, run_arena
 from engine.ai.sparring import DEFAULT_WORLDS
 from engine.rulesets import RULESETS
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "arena",
         help="play duplicate deals between two AI levels",
@@ -68,7 +68,7 @@ def _arena(args: argparse.Namespace) -> int:
         print("--jobs must be at least 1.", file=sys.stderr)
         return 2
 
-    def progress(report) -> None:
+    def progress(report: ArenaReport) -> None:
         if not args.quiet:
             n = len(report.per_deck)
             ci = f"+-{report.ci95:.1f}" if n > 1 else "n/a"

@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.actions import Action
 from engine.ai.player import choose_action, position_rng
@@ -95,7 +96,7 @@ class LevelStats:
         self.contres_won += other.contres_won
         self.thrown_in += other.thrown_in
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, float]:
         t = sorted(self.times)
         mean = sum(t) / len(t) if t else 0.0
         p95 = t[min(len(t) - 1, math.ceil(0.95 * len(t)) - 1)] if t else 0.0
@@ -262,6 +263,7 @@ def play_deck(
             diffs.append(0.0)
             continue
         result = record.result
+        assert result is not None  # play_deal returns a scored deal
         pts = raw_points(result, bulgarian)
         measured = result.card_points if play_only else pts
         diffs.append(measured[a_team] - measured[1 - a_team])
@@ -280,7 +282,7 @@ def play_deck(
     return sum(diffs) / 2, stats
 
 
-def _play_deck_job(job: tuple) -> tuple[float, dict[str, LevelStats]]:
+def _play_deck_job(job: tuple[Any, ...]) -> tuple[float, dict[str, LevelStats]]:
     return play_deck(*job)
 
 

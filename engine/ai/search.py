@@ -76,7 +76,10 @@ class SearchPlan:
         return self.tiers[-1]
 
 
-def play_weights(k: Knowledge, bids: tuple[tuple[int, str], ...], turned: int | None):
+Weights = list[dict[int, float]]
+
+
+def play_weights(k: Knowledge, bids: tuple[tuple[int, str], ...], turned: int | None) -> Weights:
     """Where unseen cards tend to be, from the auction (a soft prior, never a constraint)."""
     weights: list[dict[int, float]] = [{}, {}, {}, {}]
     code = k.code
@@ -108,7 +111,7 @@ def play_weights(k: Knowledge, bids: tuple[tuple[int, str], ...], turned: int | 
     return weights
 
 
-def draw(k: Knowledge, rng: random.Random, weights=None) -> list[int]:
+def draw(k: Knowledge, rng: random.Random, weights: Weights | None = None) -> list[int]:
     """One deal of the unseen cards consistent with ``k``."""
     me = k.seat
     fixed = [0, 0, 0, 0]
@@ -193,7 +196,11 @@ def python_rollout(
 
 
 def choose_card(
-    k: Knowledge, plan: SearchPlan, rng: random.Random, weights=None, budget_s: float | None = None
+    k: Knowledge,
+    plan: SearchPlan,
+    rng: random.Random,
+    weights: Weights | None = None,
+    budget_s: float | None = None,
 ) -> int:
     """The legal card with the best mean deal score over sampled deals."""
     legal = legal_mask(k.kind, k.code, k.hand, k.trick)

@@ -19,6 +19,7 @@ checks the two against each other).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 
 from engine.ai.heuristic import normal_card
 from engine.ai.knowledge import Knowledge
@@ -27,6 +28,7 @@ from engine.ai.solver import COMPILED, NodeLimit, Position, solve_root
 from engine.ai.tables import FULL, bits, legal_mask
 from engine.ai.worlds import SplitMix, WorldSpace, draw_world, world_space
 
+_dds: ModuleType | None
 try:
     from engine.ai import _dds
 except ImportError:  # no C compiler at install: the pure-Python path below does it all

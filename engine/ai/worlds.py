@@ -18,6 +18,7 @@ and this pure-Python one draw the very same worlds from the same seed (a test ch
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.ai.tables import bits
@@ -75,7 +76,7 @@ class WorldSpace:
         return self.counts[0].get(self.need, 0)
 
 
-def _splits(n: int, allowed: int, q: tuple[int, int, int]):
+def _splits(n: int, allowed: int, q: tuple[int, int, int]) -> Iterator[tuple[int, int, int]]:
     """Ways to split ``n`` cards of a class among the seats it may go to, fixed order."""
     for a in range(min(n, q[0]) + 1 if allowed & 1 else 1):
         for b in range(min(n - a, q[1]) + 1 if allowed & 2 else 1):
