@@ -1,4 +1,4 @@
-"""Types of the compiled core (engine/ai/_dds.c: the solver and the search core), for the checker."""
+"""Types of the compiled core (engine/ai/_dds.c: solver and search core), for the checker."""
 
 from collections.abc import Sequence
 

@@ -133,6 +133,7 @@ def test_compiled_core_matches_the_pure_python_solver(monkeypatch) -> None:
     ks = positions(6, min_actions=40, max_actions=56)
     compiled = [world_totals(k, 8, 5, 10**9, True, SCORE, compiled=True) for k in ks]
     monkeypatch.setattr(solver, "_dds", None)
+    monkeypatch.setattr(solver, "COMPILED", False)
     python = [world_totals(k, 8, 5, 10**9, True, SCORE, compiled=False) for k in ks]
     assert [(t.cards, t.totals, t.weight_sum) for t in compiled] == [
         (t.cards, t.totals, t.weight_sum) for t in python
