@@ -179,3 +179,29 @@ def test_bench_reports_the_compiled_playout(capsys) -> None:
     if SEARCH_COMPILED:
         line = next(x for x in lines if x.startswith("compiled playout"))
         assert int(line.split(": ")[1].split()[0].replace(",", "")) > 0
+
+
+@needs_c
+def test_expert_decides_the_same_on_either_path(monkeypatch) -> None:
+    """The expert's action through the compiled core and through the Python fallback."""
+    from engine.ai import world_search
+
+    views = []
+    for seed in range(40):
+        if len(views) >= 6:
+            break
+        m = Match(("classic", "club", "bulgarian")[seed % 3], decks=decks(50 + seed))
+        for _ in range(random.Random(seed).randrange(30, 52)):
+            if m.to_move is None or any(d.result for d in m.deals):
+                break
+            s = m.to_move
+            m.apply(s, choose_action(m.view(s), "normal", seed))
+        if m.to_move is None or any(d.result for d in m.deals):
+            continue
+        view = m.view(m.to_move)
+        if view.phase.value == "play" and len({a.card for a in view.legal}) > 1:
+            views.append((view, seed))
+    assert len(views) >= 4
+    compiled = [choose_action(v, "expert", s) for v, s in views]
+    monkeypatch.setattr(world_search, "SEARCH_COMPILED", False)
+    assert [choose_action(v, "expert", s) for v, s in views] == compiled
