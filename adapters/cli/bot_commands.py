@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from adapters.cli import types
+from adapters.cli import game_options, types
 from bot.ops.logs import FORMATS
 
 DEFAULT_DB = "belote.db"
@@ -34,7 +34,6 @@ def default_db() -> str:
     return _env("DATABASE_URL", None) or _env("BELOTE_DB", DEFAULT_DB)
 
 
-SOLO_PICTURES = "belote-pictures"
 log = logging.getLogger("belote")
 
 
@@ -102,24 +101,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--fast", action="store_true", help="no pause, no seed window")
     p.add_argument(
-        "--no-drand",
-        action="store_true",
-        default=_flag("BELOTE_NO_DRAND"),
-        help="deal without drand",
-    )
-    p.add_argument(
         "--drand-relay",
         action="append",
         metavar="URL",
         default=_list("BELOTE_DRAND_RELAYS"),
         help="drand relay URL",
-    )
-    p.add_argument(
-        "--timer",
-        type=types.default_timer,
-        default=_env("BELOTE_TIMER", 60.0),
-        metavar="S",
-        help="turn timer",
     )
     p.add_argument(
         "--window",
@@ -128,16 +114,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="S",
         help="seed window",
     )
-    rules = "classic|club|bulgarian"
-    p.add_argument(
-        "--ruleset",
-        type=types.ruleset,
-        default=_env("BELOTE_RULESET", None),
-        metavar=rules,
-        help="new tables' rules (club)",
-    )
-    p.add_argument("--target", type=types.target, metavar="N", help="console: points to win")
-    p.add_argument("--lang", metavar="LANG", help="console: en, fr or bg (default: from $LANG)")
+    game_options.declare(p.add_argument_group("the game"), _env, _flag)
     p.add_argument(
         "--verify-page",
         default=_env("BELOTE_VERIFY_PAGE", None),
@@ -146,7 +123,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
-    p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
     p.add_argument("--random-seed", default=None, help=argparse.SUPPRESS)  # tests only
     p.add_argument("--log-level", default=_env("BELOTE_LOG_LEVEL", "WARNING"))
     p.add_argument(
@@ -174,8 +150,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e = subparsers.add_parser(
         "export",
         help="write a match transcript (JSON)",
-        description="Write the fair-deal transcript of a match (the latest when MATCH is "
-        "left out) for `belote verify`.",
+        description="Write the fair-deal transcript of a match (the last finished one when "
+        "MATCH is left out) for `belote verify`.",
     )
     e.add_argument(
         "match", nargs="?", type=types.match_id, default=None, help="match id, e.g. m12 or 12"
@@ -241,10 +217,10 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             bot_delay=args.bot_delay,
             fast=args.fast,
             drand=not args.no_drand,
-            timer=args.timer,
+            timer=game_options.chat_timer(args, _env),
             seed_window=args.window,
             ruleset=args.ruleset or "club",
-            render_images=bool(getattr(args, "images", None)) or args.platform != "console",
+            render_images=bool(getattr(args, "pictures", None)) or args.platform != "console",
             tournaments=True,
             metrics_port=args.metrics_port,
             long_running=True,
@@ -325,21 +301,26 @@ async def _run_console(args: argparse.Namespace) -> int:
     name = args.name or os.environ.get("USER") or "you"
     interactive = sys.stdin.isatty()
     solo = args.solo or (interactive and args.name is None)
-    if solo and args.images is None:
-        args.images = SOLO_PICTURES  # the same pictures the chat platforms send
-    screen = None
-    if sys.stdout.isatty():
+    locale = args.lang or terminal_language()
+    screen: object | None = None
+    if sys.stdout.isatty() and interactive and game_options.terminal_is_full_screen():
+        from adapters.console.tui import TableTui  # Textual is loaded for a person only
+
+        screen = TableTui(f"console:{name}", locale)
+    elif sys.stdout.isatty():
         screen = Screen(sys.stdout, f"console:{name}", device_seeds=solo)
-    platform = ConsolePlatform(images_dir=args.images, screen=screen)
+    platform = ConsolePlatform(images_dir=args.pictures, screen=screen)
     app = await app_factory(args)(platform)
     options = ConsoleOptions(
         default_user=name,
-        locale=args.lang or terminal_language(),
+        locale=locale,
         solo=solo,
         interactive=interactive,
         seed_source=args.random_seed,
         ruleset=args.ruleset,
         target=args.target,
+        timer=args.timer,
+        pictures=args.pictures,
     )
     return await run_console(app, platform, options)
 
@@ -361,8 +342,16 @@ async def _export(args: argparse.Namespace) -> int:
         return 2
     store = await open_store(args.db)
     try:
-        if args.match is None:
-            row = await store.latest_match()
+        if args.match is None:  # the last finished one: a match in progress has no proof yet
+            finished = await store.matches("over")
+            row = max(finished, key=lambda m: m.id) if finished else None
+            if row is None:
+                print(
+                    "No match has finished in that database yet: finish one, or name one"
+                    " (belote export m12).",
+                    file=sys.stderr,
+                )
+                return 1
         else:
             row = await store.match(args.match)
         if row is None:

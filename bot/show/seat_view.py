@@ -26,7 +26,8 @@ class SeatInfo:
     """One seat as the table shows it."""
 
     number: int  # 1 to 4
-    name: str  # the name (a bot's says so: "Ada (bot, normal)")
+    name: str  # the name as the trick and the auction lines use it ("Ada")
+    label: str  # the name as the seat lines show it ("Ada (bot, normal)")
     team: str  # "A" (seats 1 and 3) or "B" (seats 2 and 4)
     is_bot: bool
     away: bool  # the AI plays for this person until they are back
@@ -104,7 +105,8 @@ def table_view(t: Table, user_id: str, locale: str, now: float) -> TableView:
         seats.append(
             SeatInfo(
                 number=i + 1,
-                name=texts.seat_name(who, locale),
+                name=who.name if who is not None else texts.seat_name(who, locale),
+                label=texts.seat_name(who, locale),
                 team="A" if i % 2 == 0 else "B",
                 is_bot=who is not None and who.is_bot,
                 away=run is not None and not run.over and run.replaced[i],
