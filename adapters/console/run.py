@@ -368,7 +368,7 @@ async def _run_full_screen(
         await app.start()
         if session.options.solo and not shown.done():
             await session.open_solo()
-        tui.redraw() if not shown.done() else None
+        tui.refresh_soon()
         await asyncio.wait({shown, stop}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         if not shown.done():

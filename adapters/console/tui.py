@@ -141,6 +141,7 @@ class TableTui(App[None]):
         self._seen: dict[str, dict[str, str]] = {}
         self._held: list[Text] | None = None
         self._pending: list[Text] = []  # log lines before the screen is up
+        self.logged: list[str] = []  # every line of the log pane, unwrapped
         self._refresh_due = False
         self._rows: dict[str, tuple[Any, ...]] = {}
         self._commit: dict[str, list[tuple[str, str]]] = {}
@@ -170,12 +171,9 @@ class TableTui(App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#line", CardLine).focus()
-        log = self.query_one("#log", RichLog)
-        for line in self._pending:
-            log.write(line)
-        self._pending.clear()
         self.set_interval(1.0, self.tick)
         self.ready.set()
+        self.redraw()
 
     # --- what the core sends ------------------------------------------------------------
 
@@ -273,22 +271,30 @@ class TableTui(App[None]):
         if held and self._held is not None:
             self._held.append(line)
             return
-        if not self.is_running or not self.ready.is_set():
-            self._pending.append(line)
-            return
-        self.query_one("#log", RichLog).write(line)
+        self.logged.append(line.plain)
+        self._pending.append(line)  # written by the next redraw, in Textual's own task
+        self.refresh_soon()
 
     # --- drawing ------------------------------------------------------------------------
 
     def refresh_soon(self) -> None:
-        """Redraw once the core has finished its change (several posts come together)."""
-        if self._refresh_due or not self.ready.is_set():
+        """Redraw once the core has finished its change (several posts come together).
+        The core's posts come from its own tasks: the redraw is queued as a message, so
+        it runs in Textual's task (never a timer started from another task's context)."""
+        if self._refresh_due or not self.ready.is_set() or self.gone or not self.is_running:
             return
         self._refresh_due = True
-        self.set_timer(0.01, self.redraw)
+        self.call_later(self.redraw)
 
     def redraw(self) -> None:
         self._refresh_due = False
+        if self.gone or not self.is_running:
+            return
+        if self._pending:
+            log = self.query_one("#log", RichLog)
+            for line in self._pending:
+                log.write(line)
+            self._pending.clear()
         views = self.views()
         playing = [v for v in views if v.status == "playing"]
         view = (playing or views or [None])[-1]
