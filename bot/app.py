@@ -354,7 +354,9 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
     def table_views(self, user: User, channel: Channel) -> list[TableView]:
         """The tables of ``channel`` where ``user`` sits, each as they may see it now
         (``bot.show.seat_view``): what a full-screen client draws, oldest table first."""
-        return seat_views(self.seated_tables(user.id, channel), user.id, user.locale, self.clock.now())
+        return seat_views(
+            self.seated_tables(user.id, channel), user.id, user.locale, self.clock.now()
+        )
 
     def _channel_tables(self, channel: Channel) -> list[Table]:
         return [t for t in self.tables.values() if t.channel == channel.id and t.status != "closed"]

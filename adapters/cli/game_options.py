@@ -22,7 +22,9 @@ RULESETS = "classic|club|bulgarian"
 
 
 def declare(
-    parser: argparse.ArgumentParser | Any, env: Callable[[str, Any], Any], flag: Callable[[str], bool]
+    parser: argparse.ArgumentParser | Any,
+    env: Callable[[str, Any], Any],
+    flag: Callable[[str], bool],
 ) -> None:
     """Add the game's options to ``parser`` (a parser or an argument group). ``env`` and
     ``flag`` read a ``BELOTE_*`` setting (the environment or .env) for a default."""
@@ -46,9 +48,7 @@ def declare(
         default=flag("BELOTE_NO_DRAND"),
         help="deal from the server's and the players' seeds alone (no drand beacon)",
     )
-    parser.add_argument(
-        "--lang", metavar="LANG", help="en, fr or bg (default: from $LANG)"
-    )
+    parser.add_argument("--lang", metavar="LANG", help="en, fr or bg (default: from $LANG)")
     parser.add_argument(
         "--timer",
         type=types.default_timer,

@@ -23,8 +23,8 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
-from collections.abc import Iterator
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 

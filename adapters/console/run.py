@@ -364,8 +364,8 @@ async def _run_full_screen(
     ready = asyncio.ensure_future(tui.ready.wait())
     stop = asyncio.ensure_future(session._quit.wait())
     try:
+        await app.start()  # meanwhile Textual sets the terminal up (posts wait for it)
         await asyncio.wait({shown, ready}, return_when=asyncio.FIRST_COMPLETED)
-        await app.start()
         if session.options.solo and not shown.done():
             await session.open_solo()
         tui.refresh_soon()

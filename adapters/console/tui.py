@@ -26,7 +26,7 @@ import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -69,7 +69,7 @@ class CardLine(Input):
     """The line the player types in. On an empty line ←/→ choose a card of the hand and
     Enter plays it; with text, they move the cursor as usual."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[Binding]] = [
         Binding("left", "choose(-1)", show=False),
         Binding("right", "choose(1)", show=False),
     ]
@@ -93,7 +93,8 @@ class TableTui(App[None]):
     full_screen = True  # what adapters.console.run looks for (it imports no Textual)
     CSS = """
     Screen { layout: vertical; }
-    #status { height: auto; max-height: 2; background: $primary-background; color: $text; padding: 0 1; }
+    #status { height: auto; max-height: 2; background: $primary-background; color: $text;
+              padding: 0 1; }
     #body { height: 1fr; }
     #table { width: 1fr; min-width: 44; layout: grid; grid-size: 3 3;
              grid-columns: 1fr 1fr 1fr; grid-rows: 1fr 1fr 1fr; }
@@ -111,7 +112,7 @@ class TableTui(App[None]):
     #keys { height: 1; color: $text-muted; padding: 0 1; }
     #line { height: 1; border: none; padding: 0 1; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[Binding]] = [
         Binding("ctrl+c", "leave", "save and quit", priority=True, show=False),
         Binding("ctrl+d", "leave", "save and quit", priority=True, show=False),
         Binding("ctrl+q", "leave", "save and quit", priority=True, show=False),

@@ -169,6 +169,8 @@ def table_timer(word: str) -> float:
     if word.lower() in NO_TIMER:
         return 0.0
     return timer(word)
+
+
 seed_window = _seconds_between(0, 600, "err-window")
 bot_delay = _seconds_between(0, 60, "err-bot-delay")  # belote run --bot-delay
 

@@ -188,7 +188,9 @@ def table_view(t: Table, user_id: str, locale: str, now: float) -> TableView:
         trump=v.contract.trump if v.contract is not None else None,
         taker=v.contract.taker + 1 if v.contract is not None else None,
         trick=tuple(Play(s_ + 1, card_text(c)) for s_, c in v.trick),
-        last_trick=() if last is None else tuple(Play(s_ + 1, card_text(c)) for s_, c in last.cards),
+        last_trick=()
+        if last is None
+        else tuple(Play(s_ + 1, card_text(c)) for s_, c in last.cards),
         last_trick_winner=None if last is None else last.winner + 1,
         tricks_taken=(taken[0], taken[1]),
         scores=(v.scores[0], v.scores[1]),

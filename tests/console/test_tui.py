@@ -95,7 +95,9 @@ async def test_a_whole_deal_by_keys_and_mouse_on_a_small_and_a_large_screen(tmp_
             while game.view.deal == deal and await game.my_turn(pilot):
                 v = game.view
                 if v.phase == "auction":
-                    word = "take" if any(c.typed == "take" for c in v.choices) else v.choices[0].typed
+                    word = (
+                        "take" if any(c.typed == "take" for c in v.choices) else v.choices[0].typed
+                    )
                     await type_line(pilot, word)
                     continue
                 before = len(v.hand)
@@ -113,8 +115,8 @@ async def test_a_whole_deal_by_keys_and_mouse_on_a_small_and_a_large_screen(tmp_
                     tui.query_one("#line").value = _symbols(card)
                     await pilot.press("enter")
                 await pilot.pause(0.05)
-                assert len(game.view.hand) == before - 1 or game.view.deal != deal, (
-                    game.shown("#prompt")
+                assert len(game.view.hand) == before - 1 or game.view.deal != deal, game.shown(
+                    "#prompt"
                 )
                 played += 1
             assert played == 8
