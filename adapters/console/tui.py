@@ -65,6 +65,16 @@ def cards(text: str, style: str = "") -> Text:
     return out
 
 
+_HEX = re.compile(r"\b([0-9a-f]{12})[0-9a-f]{8,}\b")
+
+
+def _brief(lines: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The fair-deal posts in the log, their long hex values cut to 12 digits (the whole
+    values are in the match's transcript: /verify, belote export), so the log keeps
+    room for the game; a seat that sent no seed is left out."""
+    return [(k, _HEX.sub(r"\1…", t)) for k, t in lines if not t.endswith(": none")]
+
+
 class CardLine(Input):
     """The line the player types in. On an empty line ←/→ choose a card of the hand and
     Enter plays it; with text, they move the cursor as usual."""
@@ -98,7 +108,7 @@ class TableTui(App[None]):
     #body { height: 1fr; }
     #table { width: 1fr; min-width: 44; layout: grid; grid-size: 3 3;
              grid-columns: 1fr 1fr 1fr; grid-rows: 1fr 1fr 1fr; }
-    #log { width: 36%; min-width: 28; max-width: 70; border-left: vkey $primary; padding: 0 1; }
+    #log { width: 42%; min-width: 30; max-width: 70; border-left: vkey $primary; padding: 0 1; }
     .cell { height: 100%; content-align: center middle; text-align: center; padding: 0 1; }
     .seat { color: $text; }
     .seat.turn { background: $success 25%; }
@@ -203,8 +213,8 @@ class TableTui(App[None]):
         elif what in DIM_POSTS:
             commit = self._commit.pop(post.key.replace(what + ":", "commit:", 1), None)
             if commit is not None:
-                self._changed(post.key.replace(what + ":", "commit:", 1), commit, "dim")
-            self._changed(post.key, lines, "dim")
+                self._changed(post.key.replace(what + ":", "commit:", 1), _brief(commit), "dim")
+            self._changed(post.key, _brief(lines), "dim")
         else:
             self._changed(post.key, lines, "")
         self.refresh_soon()

@@ -185,7 +185,7 @@ def test_sigterm_saves_and_exits(tmp_path):
 
 
 def test_another_ruleset_is_named_on_the_first_screen(tmp_path):
-    term = Terminal(tmp_path, "--ruleset", "bulgarian", size=(80, 24))
+    term = Terminal(tmp_path, "--ruleset", "bulgarian")
     term.wait_for(r"Rules: bulgarian, the first team to 151 points wins", "log")
     term.wait_for(r"a bid \(pass, C D H S NT AT, contre\)", "log")
     offered = my_turn(term)

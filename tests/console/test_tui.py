@@ -43,7 +43,16 @@ class Game:
         for _ in range(int(timeout / 0.02)):
             await pilot.pause(0.02)
             v = self.view
-            if v.choices:
+            shown = self.tui.view
+            if (
+                v.choices
+                and shown is not None
+                and (shown.choices, shown.hand)
+                == (
+                    v.choices,
+                    v.hand,
+                )
+            ):  # and the screen shows it
                 return True
             if v.phase == "over" or v.status == "open":
                 return False
