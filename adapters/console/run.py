@@ -280,16 +280,26 @@ class ConsoleSession:
         return get.result()
 
     async def until_idle(self) -> None:
-        """A script's end of input: wait for every match to end (Ctrl-C still quits)."""
+        """A script's end of input: wait for every match to end (Ctrl-C still quits), or,
+        at a solo table with no turn timer, for the script's player to be the one to
+        move: nothing else would ever happen (the match is saved and goes on next time)."""
         idle = asyncio.ensure_future(self.app.wait_idle())
         stop = asyncio.ensure_future(self._quit.wait())
+        stuck = asyncio.ensure_future(self._waiting_for_me())
         try:
-            await asyncio.wait({idle, stop}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({idle, stop, stuck}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             idle.cancel()
             stop.cancel()
+            stuck.cancel()
         if self._quit.is_set():
             raise Quit
+
+    async def _waiting_for_me(self) -> None:
+        if not self.options.solo:
+            await asyncio.Event().wait()  # a script's match ends by itself: wait for that
+        while not any(v.choices and v.timer <= 0 for v in self.views()):
+            await asyncio.sleep(0.1)
 
     async def run(self, stdin: TextIO) -> int:
         reader = LineReader(stdin)

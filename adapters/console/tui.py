@@ -354,6 +354,9 @@ class TableTui(App[None]):
                 parts.append(_("tui-your-turn", loc))
             else:
                 parts.append(_("tui-turn", loc, name=self.seat_name(v.to_move)))
+        if v.winner is not None:
+            team = _("team-a" if v.winner == "A" else "team-b", loc)
+            parts.append(_("tui-winner", loc, team=team))
         if v.seconds_left is not None:
             left = max(0, int(v.seconds_left - (time.monotonic() - self.view_at)))
             parts.append(_("tui-seconds", loc, seconds=left))
@@ -446,6 +449,11 @@ class TableTui(App[None]):
         text = Text()
         if self.refused is not None:
             text.append_text(self.refused)
+        if v is not None and v.status == "open" and v.phase in ("over", "lobby"):
+            if text:
+                text.append("\n")
+            text.append("▶ ", style="bold green")
+            text.append(_("tui-new-match", self.locale), style="green")
         if v is not None and v.choices:
             typed = ", ".join(c.typed for c in v.choices)
             if text:
