@@ -384,6 +384,8 @@ class TableTui(App[None]):
             text = Text(safe_line(name), style="bold")
             text.append("\n" + _("tui-seat", loc, seat=s.number, team=team), style="dim")
             marks = [safe_line(s.label[len(s.name) :].strip(" ()"))] if s.is_bot else []
+            if s.away or s.gone:
+                marks.append(_("tui-away", loc))
             if s.number == v.dealer:
                 marks.append(_("tui-dealer", loc))
             if s.number == v.taker:
@@ -449,10 +451,10 @@ class TableTui(App[None]):
         text = Text()
         if self.refused is not None:
             text.append_text(self.refused)
-        if v is not None and v.status == "open" and v.phase in ("over", "lobby"):
+        if v is not None and v.status == "open" and v.phase == "over":
             if text:
                 text.append("\n")
-            text.append("▶ ", style="bold green")
+            text.append("» ", style="bold green")  # ▶ is for a turn only
             text.append(_("tui-new-match", self.locale), style="green")
         if v is not None and v.choices:
             typed = ", ".join(c.typed for c in v.choices)
