@@ -42,6 +42,7 @@ from bot.show.seat_view import TableView
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED = frozenset("DH")
 _CARD = re.compile(r"(?<![A-Za-z0-9])([789TJQKA])([CDHS])(?![A-Za-z0-9])")
+_COMMAND = re.compile(r"/(?:play|bid) (?=\S)")
 TABLE_LOG_KINDS = ("deal", "contract", "trick-won", "timeout", "winner", "over", "seed")
 DIM_POSTS = ("commit", "seeds", "drand")
 TRUMP_NAMES = ("NT", "AT")
@@ -252,6 +253,7 @@ class TableTui(App[None]):
         move."""
         text = "\n".join(safe_line(line) for line in reply.text.split("\n"))
         if not reply.ok:
+            text = _COMMAND.sub("", text)  # what may be played, as typed here: QH, pass
             self.refused = cards(text, "bold red")
             self.log_line(cards(text, "red"))
         else:

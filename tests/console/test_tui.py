@@ -151,12 +151,29 @@ async def test_a_refused_card_stays_on_screen_with_what_may_be_played(tmp_path):
         game = await start_game(tmp_path, tui)
         try:
             assert await game.my_turn(pilot)
-            await type_line(pilot, "/play 10H")
             await type_line(pilot, "zz")  # not a card nor a command
             await pilot.pause(0.05)
             prompt = game.shown("#prompt")
-            assert "▶ You may:" in prompt
-            assert "zz" in prompt  # the core's answer, in red above the hand
+            assert "▶ You may:" in prompt and "zz" in prompt  # the core's answer, above
+            for _ in range(40):  # a turn where some card of the hand may not be played
+                assert await game.my_turn(pilot)
+                v = game.view
+                if v.phase == "auction":
+                    word = "take" if any(c.typed == "take" for c in v.choices) else "pass"
+                    await type_line(pilot, word)
+                    continue
+                illegal = [c for c in v.hand if c not in v.legal_cards]
+                if illegal:
+                    break
+                await pilot.press("enter")
+            seq = len(v.hand)
+            await type_line(pilot, illegal[0].lower())
+            await pilot.pause(0.05)
+            prompt = game.shown("#prompt")
+            assert len(game.view.hand) == seq  # refused: nothing changed
+            assert "/play" not in prompt and "You may:" in prompt, prompt
+            shown = sorted(_symbols(c) for c in v.legal_cards)
+            assert all(card in prompt for card in shown), prompt
         finally:
             await game.app.stop()
 
