@@ -10,8 +10,8 @@ people count them (seat 1 to 4, deal 1 and up, team A = seats 1 and 3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from bot.show import texts
 from bot.show.i18n import _
@@ -114,7 +114,7 @@ def table_view(t: Table, user_id: str, locale: str, now: float) -> TableView:
                 to_move=run is not None and run.to_move == i,
             )
         )
-    base = dict(
+    base = TableView(
         table=t.tid,
         status=t.status,
         ruleset=s.ruleset,
@@ -122,40 +122,37 @@ def table_view(t: Table, user_id: str, locale: str, now: float) -> TableView:
         timer=float(s.timer),
         free_seats=len(t.free_seats()),
         last_match=f"m{t.last_match}" if t.last_match is not None else None,
+        match=None if live is None else f"m{live.id}",
+        phase="lobby" if live is None else live.phase,
         my_seat=None if seat is None else seat + 1,
+        my_seed_due=live is not None
+        and live.phase == "seeds"
+        and seat is not None
+        and live.seat_seeds[seat] is None
+        and not live.seats[seat].is_bot,
         seats=tuple(seats),
+        deal=None,
+        dealer=None,
+        turned=None,
+        bids=(),
+        contract=None,
+        trump=None,
+        taker=None,
+        trick=(),
+        last_trick=(),
+        last_trick_winner=None,
+        tricks_taken=(0, 0),
+        scores=(0, 0),
+        to_move=None,
+        seconds_left=None,
+        hand=(),
+        legal_cards=frozenset(),
+        choices=(),
+        winner=None,
+        aborted=bool(live is not None and live.aborted),
     )
     if live is None or live.match is None:
-        phase = "lobby" if live is None else live.phase
-        return TableView(
-            **base,
-            match=None if live is None else f"m{live.id}",
-            phase=phase,
-            my_seed_due=live is not None
-            and live.phase == "seeds"
-            and seat is not None
-            and live.seat_seeds[seat] is None
-            and not live.seats[seat].is_bot,
-            deal=None,
-            dealer=None,
-            turned=None,
-            bids=(),
-            contract=None,
-            trump=None,
-            taker=None,
-            trick=(),
-            last_trick=(),
-            last_trick_winner=None,
-            tricks_taken=(0, 0),
-            scores=(0, 0),
-            to_move=None,
-            seconds_left=None,
-            hand=(),
-            legal_cards=frozenset(),
-            choices=(),
-            winner=None,
-            aborted=bool(live is not None and live.aborted),
-        )
+        return base
     m = live.match
     v = m.view(seat)
     public = m.view(None)
@@ -168,21 +165,21 @@ def table_view(t: Table, user_id: str, locale: str, now: float) -> TableView:
     if mover is not None and not live.is_auto(mover) and live.timer > 0:
         left = max(0.0, live.last_at + live.timer - now)
     mine = seat is not None and mover == seat and not live.is_auto(seat)
+    intent = seat is not None and live.belote_intent[seat]
     taken = [0, 0]
     for tr in public.tricks:
         taken[tr.winner % 2] += 1
-    return TableView(
-        **base,
-        match=f"m{live.id}",
+    turned = v.turned if v.contract is None else None
+    return replace(
+        base,
         phase="over"
         if live.over
         else ("auction" if v.contract is None else "play")
         if live.phase == "play"
         else live.phase,
-        my_seed_due=False,
         deal=v.k + 1,
         dealer=v.dealer + 1,
-        turned=card_text(v.turned) if v.turned is not None and v.contract is None else None,
+        turned=None if turned is None else card_text(turned),
         bids=tuple((s_ + 1, texts._bid_text(b, locale)) for s_, b in v.bids),
         contract=texts.contract_text(v.contract, locale) if v.contract is not None else None,
         trump=v.contract.trump if v.contract is not None else None,
@@ -197,16 +194,17 @@ def table_view(t: Table, user_id: str, locale: str, now: float) -> TableView:
         to_move=None if mover is None else mover + 1,
         seconds_left=left,
         hand=tuple(card_text(c) for c in texts.hand_order(v)) if seat is not None else (),
-        legal_cards=frozenset(card_text(a.card) for a in v.legal if a.kind == "play")
+        legal_cards=frozenset(
+            card_text(a.card) for a in v.legal if a.kind == "play" and a.card is not None
+        )
         if mine
         else frozenset(),
-        choices=_choices(v, live.belote_intent[seat], locale) if mine else (),
+        choices=_choices(v, intent, locale) if mine else (),
         winner=None if m.winner is None else "AB"[m.winner],
-        aborted=live.aborted,
     )
 
 
-def _choices(v, belote: bool, locale: str) -> tuple[Choice, ...]:
+def _choices(v: Any, belote: bool, locale: str) -> tuple[Choice, ...]:
     """What may be done now, written as typed in the terminal (no ``/play``)."""
     out = []
     for command in texts.choices(v.legal, belote=belote):
