@@ -170,6 +170,7 @@ class ConsoleSession:
         elif current.status == "playing" and self.other_rules(current):
             self.choosing = current.table
             self.notice_view(current, "console-options-differ")
+            self.ask(_("console-options-choose", self.me.locale, match=current.match))
         elif current.status == "playing":
             self.notice_view(current, "console-resumed")
         else:
@@ -194,6 +195,7 @@ class ConsoleSession:
         table, self.choosing = self.choosing, None
         if table is None:
             return False
+        self.ask(None)
         if word.lower() == "new":
             with self.platform.muted():
                 await self.say(f"/close {table}", echo=False)
@@ -203,6 +205,13 @@ class ConsoleSession:
         if current is not None:
             self.notice_view(current, "console-resumed")
         return word.lower() == "on"
+
+    def ask(self, question: str | None) -> None:
+        """Keep a question in view until it is answered (the full screen shows it above
+        the hand; a scrolling screen has printed it already)."""
+        ask = getattr(self.platform.screen, "ask", None)
+        if ask is not None:
+            ask(question)
 
     def other_rules(self, v: TableView) -> bool:
         """Did the command line ask for rules or a target this table does not have?"""

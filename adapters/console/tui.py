@@ -150,6 +150,7 @@ class TableTui(App[None]):
         self.show_last = False
         self.selected = 0
         self.refused: Text | None = None
+        self.question: str | None = None
         self._seen: dict[str, dict[str, str]] = {}
         self._held: list[Text] | None = None
         self._pending: list[Text] = []  # log lines before the screen is up
@@ -268,6 +269,11 @@ class TableTui(App[None]):
             return
         for line in text.split("\n"):
             self._write(Text(safe_line(line), style="cyan"), held=False)
+
+    def ask(self, question: str | None) -> None:
+        """A question of the terminal's (go on, or a new table?) kept above the hand."""
+        self.question = None if question is None else safe_line(question)
+        self.refresh_soon()
 
     def hold(self) -> None:
         self._held = []
@@ -451,7 +457,11 @@ class TableTui(App[None]):
         v = self.view
         prompt = self.query_one("#prompt", Static)
         text = Text()
+        if self.question is not None:
+            text.append("? " + self.question, style="bold yellow")
         if self.refused is not None:
+            if text:
+                text.append("\n")
             text.append_text(self.refused)
         if v is not None and v.status == "open" and v.phase == "over":
             if text:

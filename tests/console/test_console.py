@@ -196,3 +196,19 @@ def test_pictures_only_when_asked_and_never_twice_after_a_resume(tmp_path):
         assert "Welcome back: table t1, match m1 goes on" in res.stdout
     names = sorted(p.name for p in pics.iterdir())
     assert names and not any(re.search(r"-\d+\.png$", n) for n in names), names
+
+
+def test_other_rules_while_a_match_goes_on_are_not_ignored(tmp_path):
+    base = ["run", "--platform", "console", "--db", str(tmp_path / "o.db"), "--solo"]
+    base += ["--name", "me", "--fast", "--no-drand", "--random-seed", "o"]
+    assert run_belote(base, "").returncode == 0  # a club match, left at the player's turn
+    asked = run_belote([*base, "--ruleset", "bulgarian", "--target", "151"], "on\n")
+    assert asked.returncode == 0, asked.stderr
+    assert "Match m1 at table t1 is in progress with club, first to 1000" in asked.stdout
+    assert "you asked for bulgarian, first to 151" in asked.stdout
+    assert "Welcome back: table t1, match m1 goes on" in asked.stdout  # "on"
+    new = run_belote([*base, "--ruleset", "bulgarian"], "new\n")
+    assert new.returncode == 0, new.stderr
+    assert "you and three bots at table t2" in new.stdout
+    assert "Rules: bulgarian, the first team to 151 points wins" in new.stdout
+    assert "This table is closed." not in new.stdout

@@ -207,11 +207,14 @@ async def test_other_rules_asked_while_a_match_goes_on_are_offered_not_ignored(t
             assert "Match m1 at table t1 is in progress with club, first to 1000" in log
             assert "you asked for bulgarian, first to 151" in log
             assert "This table is closed" not in log
+            await pilot.pause(0.05)
+            assert "Type on to go on with match m1, or new" in game.shown("#prompt")
             await type_line(pilot, "new")
             await pilot.pause(0.2)
             v = game.view
             assert (v.table, v.ruleset, v.target) == ("t2", "bulgarian", 151)
             assert "This table is closed" not in game.log_text()
+            assert "Type on" not in game.shown("#prompt")
         finally:
             await game.app.stop()
 
