@@ -171,7 +171,10 @@ async def test_a_refused_card_stays_on_screen_with_what_may_be_played(tmp_path):
             await pilot.pause(0.05)
             prompt = game.shown("#prompt")
             assert len(game.view.hand) == seq  # refused: nothing changed
-            assert "/play" not in prompt and "You may:" in prompt, prompt
+            refusal, *rest = prompt.split("\n")
+            assert re.search(r"cannot|must", refusal), prompt  # the core's words, in red
+            assert rest and rest[-1].startswith("▶ You may:"), prompt
+            assert "/play" not in prompt, prompt
             shown = sorted(_symbols(c) for c in v.legal_cards)
             assert all(card in prompt for card in shown), prompt
         finally:
