@@ -315,7 +315,10 @@ async def _run_console(args: argparse.Namespace) -> int:
     solo = args.solo or (interactive and args.name is None)
     locale = args.lang or terminal_language()
     screen: object | None = None
-    if sys.stdout.isatty() and interactive and game_options.terminal_is_full_screen():
+    # Textual draws on stderr: the full screen only when that is the terminal too
+    # (`belote 2>errors.txt` gets the compact screen on stdout instead)
+    full = sys.stdout.isatty() and sys.stderr.isatty() and interactive
+    if full and game_options.terminal_is_full_screen():
         from adapters.console.tui import TableTui  # Textual is loaded for a person only
 
         screen = TableTui(f"console:{name}", locale)

@@ -203,3 +203,21 @@ def test_the_table_speaks_the_terminal_language(tmp_path):
     term.wait_for(r"/rules \[classic\|club\|bulgarian\] : les règles", "log")
     term.child.sendintr()
     term.leaves("Enregistré. Tape belote pour reprendre à la table t1.")
+
+
+def test_with_stderr_redirected_the_compact_screen_is_printed(tmp_path):
+    """Textual draws on stderr: `belote 2>errors.txt` prints the compact table on stdout
+    instead of drawing a screen nobody sees."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "", "TELEGRAM_TOKEN": ""}
+    env.update(USER="ana", TERM="xterm-256color", LANG="C.UTF-8")
+    command = (
+        f"{sys.executable} -m adapters.cli --db {tmp_path / 'b.db'} --no-drand"
+        f" --random-seed pty 2>{tmp_path / 'errors.txt'}"
+    )
+    child = pexpect.spawn("/bin/sh", ["-c", command], cwd=str(tmp_path), env=env, timeout=60)
+    child.expect(rb"Belote in the terminal: you and three bots at table t1\.")
+    child.expect("▶ Your turn. You may: ".encode())
+    child.sendintr()
+    child.expect(b"Goodbye!")
+    child.expect(pexpect.EOF, timeout=10)
+    assert b"\x1b[?1049h" not in child.before  # no full screen was drawn
