@@ -20,7 +20,7 @@ from typing import Any
 from bot.commands import parse
 from bot.commands.inputs import Ctx as _Ctx
 from bot.commands.inputs import Refused
-from bot.ops import metrics
+from bot.ops import lifecycle, metrics
 from bot.ops.clock import Clock, Randomness, SystemClock, SystemRandomness
 from bot.ops.scheduler import ApsScheduler, Scheduler, settle
 from bot.platform import Channel, NullPlatform, Platform, Reply, User
@@ -151,6 +151,7 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
                 log.info("no tournaments package")
             else:
                 await attach_tournaments(self, host=self)
+        lifecycle.started(self)
 
     async def adopt_tables(self, rows: list[TableRow]) -> None:
         """Run these tables from now on (at start, or taken over from a process whose
