@@ -23,6 +23,7 @@ from types import ModuleType
 
 from engine.ai.heuristic import normal_card
 from engine.ai.knowledge import Knowledge
+from engine.ai.rollout import rollout
 from engine.ai.scoring import deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve_root
 from engine.ai.tables import FULL, bits, legal_mask
@@ -203,8 +204,6 @@ def _python_totals(
 def rollout_points(k: Knowledge, hands: list[int], trick: list[int], played: int) -> int:
     """The deal played out by the rules of thumb: card points for team 0 from now on
     (the current trick included, capot bonus included)."""
-    from engine.ai.search import rollout
-
     return rollout(k.kind, k.code, k.taker, hands, k.leader, trick, played, k.won)
 
 

@@ -154,7 +154,7 @@ def test_weights_are_the_play_likelihood() -> None:
 @needs_c
 def test_compiled_rollout_plays_the_python_rules_of_thumb() -> None:
     """The C port of the normal level's play gives the same deal, card for card."""
-    from engine.ai.search import _ROLLOUT, python_rollout
+    from engine.ai.rollout import _ROLLOUT, python_rollout
     from engine.ai.tables import RULESET_KINDS
 
     assert _ROLLOUT is not None
