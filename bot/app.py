@@ -33,6 +33,7 @@ from bot.play.tournament_tables import TournamentHost
 from bot.show import texts
 from bot.show.i18n import _
 from bot.show.posting import Posting, Renderer
+from bot.show.seat_view import TableView, seat_views
 from bot.store import Deadline, LeaseLost, LogEntry, Store, StoreUnavailable, TableRow, Write
 from bot.store.leases import LeaseKeeper
 from engine import Action, EngineError
@@ -374,6 +375,13 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             key=lambda t: t.id,
         )
 
+    def table_views(self, user: User, channel: Channel) -> list[TableView]:
+        """The tables of ``channel`` where ``user`` sits, each as they may see it now
+        (``bot.show.seat_view``): what a full-screen client draws, oldest table first."""
+        return seat_views(
+            self.seated_tables(user.id, channel), user.id, user.locale, self.clock.now()
+        )
+
     def _channel_tables(self, channel: Channel) -> list[Table]:
         return [t for t in self.tables.values() if t.channel == channel.id and t.status != "closed"]
 
@@ -609,6 +617,8 @@ class BeloteApp(Lobby, Ceremony, TournamentHost, Posting):
             return None
         if run.is_auto(mover):
             return Deadline(t.id, "bot", run.last_at + self.settings.pause, run.seq)
+        if run.timer <= 0:
+            return None  # a table with no turn timer (/table create --timer off)
         return Deadline(t.id, "turn", run.last_at + run.timer, run.seq)
 
     def _arm(self, t: Table, dl: Deadline | None) -> None:

@@ -19,9 +19,6 @@ REWRITTEN_ELSEWHERE: tuple[str, ...] = (
     "bot/play/",
     "bot/show/posting.py",
     "bot/commands/",
-    "engine/ai/arena.py",
-    "engine/ai/player.py",
-    "engine/ai/search.py",
 )
 
 

@@ -108,7 +108,7 @@ class Posting:
             return None
         mover = run.to_move
         left = None
-        if mover is not None and not run.is_auto(mover):
+        if mover is not None and not run.is_auto(mover) and run.timer > 0:
             left = max(0.0, run.last_at + run.timer - self.clock.now())
         return await self._picture(
             self._render.render_table,
@@ -224,8 +224,20 @@ class Posting:
                     extras.append(Button(label, self._code(t, announce[0].text, seat)))
         return _rows(cards) + _rows(extras)
 
+    async def _post_announcements(self, t: Table, events: list[Any]) -> None:
+        """Melds shown, belote announced, a deal dealt again: one line to the table each,
+        as it happens (the totals alone would tell it only after the deal)."""
+        run = t.run
+        if run is None or run.match is None:
+            return
+        lines = texts.announcement_lines(run, events, self._loc(t))
+        if lines:
+            key = f"announce:{t.id}:{run.id}:{run.seq}"
+            await self._post(t, key, texts.join(lines), lines=lines)
+
     async def _post_deal_results(self, t: Table, events: list[Any]) -> None:
         """Each deal that just ended: its result, as text and as a picture, to the table."""
+        await self._post_announcements(t, events)
         run = t.run
         if run is None or run.match is None:
             return

@@ -496,7 +496,8 @@ class SQLiteStore(Store):
             await conn.execute("PRAGMA query_only=1")
             await conn.execute("PRAGMA busy_timeout=5000")
             async with conn.execute("PRAGMA user_version") as cur:
-                (version,) = await cur.fetchone()
+                row = await cur.fetchone()
+            version = row[0] if row is not None else 0
             if version > len(MIGRATIONS):
                 raise SchemaTooNew(version, len(MIGRATIONS))
             if version == 0:

@@ -14,8 +14,8 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.ai.bidding import auction_state, heuristic_bid, strength
+from engine.ai.rollout import rollout
 from engine.ai.scoring import deal_value
-from engine.ai.search import rollout
 from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, bits
 from engine.errors import EngineError
 
