@@ -86,9 +86,13 @@ def test_verify_links_to_the_bots_own_page_once_its_address_is_set():
     assert page_url(None, None) is None
 
 
-def test_the_setting_is_read_from_the_environment(monkeypatch):
+def test_the_setting_is_read_from_the_environment_and_the_option_wins():
     from adapters.cli import build_parser
+    from adapters.cli.settings_options import given
+    from bot.ops import settings
 
-    monkeypatch.setenv("BELOTE_PUBLIC_URL", "https://belote.example.org")
+    env = {"BELOTE_PUBLIC_URL": "https://belote.example.org"}
     args = build_parser().parse_args(["run"])
-    assert args.public_url == "https://belote.example.org"
+    assert settings.load(given(args), env).public_url == "https://belote.example.org"
+    args = build_parser().parse_args(["run", "--public-url", "https://cards.example.net"])
+    assert settings.load(given(args), env).public_url == "https://cards.example.net"
