@@ -222,7 +222,6 @@ async def _close(args: argparse.Namespace) -> int:
     from bot.ops.clock import SystemClock
     from bot.ops.scheduler import FakeScheduler
     from bot.platform import Channel, NullPlatform, User
-    from bot.play.table import MatchRun, Table
 
     try:
         table_id = table_ref(args.table)
@@ -239,16 +238,12 @@ async def _close(args: argparse.Namespace) -> int:
         await store.close()
         print(f"No open table {args.table.lower()} in that database.", file=sys.stderr)
         return 1
-    t = Table.from_row(row)
-    if row.match_id is not None:
-        entries = await store.log(row.match_id)
-        if entries:
-            t.run = MatchRun.replay(entries, t.id)
     settings = Settings(render_images=False)
     # a scheduler that never fires by itself: nothing moves while the table is closed
     idle = FakeScheduler(SystemClock())
     app = BeloteApp(store, NullPlatform(), settings=settings, scheduler=idle)
-    app.tables[t.id] = t
+    await app.adopt_tables([row])  # rebuilt from its log, as at a start
+    t = app.tables[table_id]
     try:
         operator = User(OPERATOR, "operator", is_admin=True)
         replies = await app.command(operator, Channel(t.channel), f"/table close {t.tid}")

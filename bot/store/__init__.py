@@ -2,33 +2,24 @@
 
 Callers import from here: the interface (:class:`Store`), what goes in and out of it
 (:class:`Write`, :class:`LogEntry`, :class:`TableRow`, :class:`MatchRow`,
-:class:`Deadline`) and :func:`open_store`, which picks the engine from its target.
+:class:`TableDeadline`), the lease fault (:class:`LeaseLost`) and :func:`open_store`,
+which picks the engine from its target.
 """
 
-from bot.store.base import (
-    MIGRATIONS,
-    Deadline,
-    LeaseLost,
-    LogEntry,
-    MatchRow,
-    Serves,
-    SQLiteStore,
-    Store,
-    TableRow,
-    Write,
-    is_postgres,
-    open_store,
-)
+from bot.store.base import MIGRATIONS, Serves, Store
+from bot.store.engines import is_postgres, open_store
+from bot.store.records import LeaseLost, LogEntry, MatchRow, TableDeadline, TableRow, Write
+from bot.store.sqlite import SQLiteStore
 
 __all__ = [
     "MIGRATIONS",
-    "Deadline",
     "LeaseLost",
     "LogEntry",
     "MatchRow",
     "SQLiteStore",
     "Serves",
     "Store",
+    "TableDeadline",
     "TableRow",
     "Write",
     "is_postgres",

@@ -26,14 +26,10 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from bot.commands.inputs import Refused
-from bot.ops import metrics
+from bot.store.records import LogEntry, MatchRow, TableDeadline, TableRow, Write
 
 log = logging.getLogger(__name__)
 
@@ -96,93 +92,6 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class LogEntry:
-    match_id: int
-    seq: int
-    at: float
-    kind: str
-    data: dict[str, Any] = field(repr=False)  # the start entry holds the server seed
-
-
-@dataclass(frozen=True)
-class TableRow:
-    id: int
-    channel: str
-    host: str
-    settings: dict[str, Any]
-    seats: list[Any]
-    status: str  # "open" | "playing" | "closed"
-    match_id: int | None
-    created_at: float
-    updated_at: float
-
-
-@dataclass(frozen=True)
-class MatchRow:
-    id: int
-    table_id: int
-    channel: str
-    ruleset: str
-    commitment: str
-    started_at: float
-    ended_at: float | None
-    status: str  # "playing" | "over" | "aborted"
-
-
-@dataclass(frozen=True)
-class Deadline:
-    table_id: int
-    kind: str
-    due: float
-    nonce: int
-
-
-@dataclass
-class Write:
-    """One unit of change, committed atomically (possibly with other callers' units)."""
-
-    tables: list[TableRow] = field(default_factory=list)
-    new_matches: list[MatchRow] = field(default_factory=list)
-    logs: list[LogEntry] = field(default_factory=list)
-    ended_matches: list[tuple[int, float, str]] = field(default_factory=list)
-    # table id -> Deadline, or None to clear it
-    deadlines: dict[int, Deadline | None] = field(default_factory=dict)
-
-    def __repr__(self) -> str:
-        # libraries log their arguments (aiosqlite at DEBUG): never the entries' data
-        return (
-            f"Write(tables={len(self.tables)}, new_matches={len(self.new_matches)}, "
-            f"logs={len(self.logs)}, ended={len(self.ended_matches)}, "
-            f"deadlines={len(self.deadlines)})"
-        )
-
-    def touched(self) -> set[int]:
-        """The tables this unit changes: the ones whose lease its commit must hold. A log
-        entry always travels with its table's deadline (or its new match), which names it."""
-        ids = {t.id for t in self.tables} | {m.table_id for m in self.new_matches}
-        ids |= set(self.deadlines)
-        if (self.logs or self.ended_matches) and not ids:
-            raise ValueError("a write to a match log must name its table")
-        return ids
-
-    def merge(self, other: Write) -> None:
-        self.tables += other.tables
-        self.new_matches += other.new_matches
-        self.logs += other.logs
-        self.ended_matches += other.ended_matches
-        self.deadlines.update(other.deadlines)
-
-
-class LeaseLost(Refused):
-    """This process no longer holds the table (another one took it over): nothing of the
-    write was committed, and the table is not ours to show or change any more."""
-
-    def __init__(self, table_ids: set[int]) -> None:
-        super().__init__("err-table-gone")
-        self.table_ids = table_ids
-
-
 Serves = Callable[[str], bool]  # does this process serve that channel (its shards)?
 
 
@@ -209,6 +118,8 @@ class Store(abc.ABC):
     @classmethod
     async def open(cls, target: str | Path, **options: Any) -> Store:
         """The store at ``target`` (a path or a ``postgresql://`` URL): see ``open_store``."""
+        from bot.store.engines import open_store  # the engines build on this module
+
         return await open_store(str(target), **options)
 
     # --- what an engine provides -----------------------------------------------------
@@ -255,7 +166,7 @@ class Store(abc.ABC):
     async def log(self, match_id: int) -> list[LogEntry]: ...
 
     @abc.abstractmethod
-    async def deadlines(self) -> dict[int, Deadline]: ...
+    async def deadlines(self) -> dict[int, TableDeadline]: ...
 
     # --- table leases (one process: every unfinished table is its own) ----------------
 
@@ -317,165 +228,6 @@ class Store(abc.ABC):
         """Wait until every write handed in so far is committed (or has failed)."""
         if self._flusher is not None:
             await asyncio.shield(self._flusher)
-
-
-async def open_store(target: str, **options: Any) -> Store:
-    """The store at ``target``, migrated: ``postgresql://...`` (or ``postgres://``) opens
-    PostgreSQL (``options``: ``owner``, ``lease_seconds``), anything else is a SQLite file
-    (``:memory:`` for a throwaway one)."""
-    target = str(target)
-    if is_postgres(target):
-        from bot.store.postgres import PostgresStore
-
-        return await PostgresStore.connect(target, **options)
-    return await SQLiteStore.connect(target)
-
-
-def is_postgres(target: str) -> bool:
-    return target.startswith(("postgresql://", "postgres://"))
-
-
-class SQLiteStore(Store):
-    """One aiosqlite connection: one process owns the file."""
-
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        super().__init__(path)
-        self._conn = conn
-
-    @classmethod
-    async def connect(cls, path: str | Path) -> SQLiteStore:
-        path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=FULL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        store = cls(conn, path)
-        await store.migrate()
-        return store
-
-    async def migrate(self) -> int:
-        """Apply every migration newer than the database's ``user_version``; returns it."""
-        async with self._conn.execute("PRAGMA user_version") as cur:
-            (version,) = await cur.fetchone()
-        for n, script in enumerate(MIGRATIONS, start=1):
-            if n <= version:
-                continue
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                for stmt in _statements(script):
-                    await self._conn.execute(stmt)
-                await self._conn.execute(f"PRAGMA user_version={n}")
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            log.info("database migrated to version %d", n)
-            version = n
-        return version
-
-    async def close(self) -> None:
-        await self.flush()
-        await self._conn.close()
-
-    # --- ids (from the database's counters, in their own short transaction) ----------
-
-    async def new_table_id(self) -> int:
-        return await self._next_id("tables")
-
-    async def new_match_id(self) -> int:
-        return await self._next_id("matches")
-
-    async def _next_id(self, name: str) -> int:
-        return await self._in_thread(self._next_id_sync, name)
-
-    def _next_id_sync(self, name: str) -> int:
-        c = self._conn._conn
-        cur = c.execute(
-            "UPDATE id_counters SET last = last + 1 WHERE name = ? RETURNING last", (name,)
-        )
-        (n,) = cur.fetchone()
-        cur.close()
-        return int(n)
-
-    # --- writing ---------------------------------------------------------------------
-
-    @metrics.timed_commit
-    async def _commit(self, w: Write) -> None:
-        """One transaction for ``w``, run in one trip to aiosqlite's thread (so a busy event
-        loop does not stretch a commit over many hops)."""
-        await self._in_thread(self._commit_sync, w)
-
-    async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self._conn._execute(fn, *args)
-
-    def _commit_sync(self, w: Write) -> None:
-        c = self._conn._conn  # the sqlite3 connection, used only from aiosqlite's thread
-        c.execute("BEGIN IMMEDIATE")
-        try:
-            for sql, rows in write_statements(w):
-                c.executemany(sql, rows)
-            c.execute("COMMIT")
-        except BaseException:
-            c.execute("ROLLBACK")
-            raise
-
-    # --- reading ---------------------------------------------------------------------
-
-    async def open_tables(self) -> list[TableRow]:
-        """Every table not closed, oldest first: what a restart resumes."""
-        async with self._conn.execute(
-            "SELECT * FROM tables WHERE status != 'closed' ORDER BY id"
-        ) as cur:
-            return [_table(r) for r in await cur.fetchall()]
-
-    async def table(self, table_id: int) -> TableRow | None:
-        async with self._conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
-            r = await cur.fetchone()
-        return _table(r) if r else None
-
-    async def table_by_ref(self, ref: str) -> TableRow | None:
-        """The tournament table with that key, closed or not (the newest)."""
-        async with self._conn.execute(
-            "SELECT * FROM tables WHERE json_extract(settings, '$.ref') = ? ORDER BY id DESC",
-            (ref,),
-        ) as cur:
-            r = await cur.fetchone()
-        return _table(r) if r else None
-
-    async def match(self, match_id: int) -> MatchRow | None:
-        async with self._conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
-            r = await cur.fetchone()
-        return MatchRow(*r) if r else None
-
-    async def latest_match(
-        self, channel: str | None = None, *, ended: bool = False
-    ) -> MatchRow | None:
-        sql, args = latest_match_sql(channel, ended)
-        async with self._conn.execute(sql, args) as cur:
-            r = await cur.fetchone()
-        return MatchRow(*r) if r else None
-
-    async def matches(self, status: str | None = None) -> list[MatchRow]:
-        sql, args = "SELECT * FROM matches", ()
-        if status is not None:
-            sql, args = sql + " WHERE status = ?", (status,)
-        async with self._conn.execute(sql + " ORDER BY id", args) as cur:
-            return [MatchRow(*r) for r in await cur.fetchall()]
-
-    async def log(self, match_id: int) -> list[LogEntry]:
-        async with self._conn.execute(
-            "SELECT match_id, seq, at, kind, data FROM match_log WHERE match_id = ? ORDER BY seq",
-            (match_id,),
-        ) as cur:
-            rows = await cur.fetchall()
-        return [LogEntry(m, s, a, k, json.loads(d)) for m, s, a, k, d in rows]
-
-    async def deadlines(self) -> dict[int, Deadline]:
-        async with self._conn.execute("SELECT table_id, kind, due, nonce FROM deadlines") as cur:
-            return {r[0]: Deadline(*r) for r in await cur.fetchall()}
 
 
 def latest_match_sql(channel: str | None, ended: bool) -> tuple[str, list[Any]]:
@@ -574,11 +326,12 @@ def write_statements(w: Write) -> list[tuple[str, list[tuple[Any, ...]]]]:
     return out
 
 
-def _table(r: Any) -> TableRow:
+def table_row_of(r: Any) -> TableRow:
+    """A ``tables`` row (either engine's) as a :class:`TableRow`."""
     return TableRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7], r[8])
 
 
-def _statements(script: str) -> list[str]:
+def statements(script: str) -> list[str]:
     """Split a migration into statements, keeping trigger bodies whole."""
     out, buf = [], []
     for line in script.strip().splitlines():

@@ -27,18 +27,8 @@ from typing import Any
 import asyncpg
 
 from bot.ops import metrics
-from bot.store.base import (
-    Deadline,
-    LeaseLost,
-    LogEntry,
-    MatchRow,
-    Serves,
-    Store,
-    TableRow,
-    Write,
-    latest_match_sql,
-    write_statements,
-)
+from bot.store.base import Serves, Store, latest_match_sql, write_statements
+from bot.store.records import LeaseLost, LogEntry, MatchRow, TableDeadline, TableRow, Write
 from bot.store.sql import dollar
 
 log = logging.getLogger(__name__)
@@ -327,9 +317,9 @@ class PostgresStore(Store):
         )
         return [LogEntry(m, s, a, k, json.loads(d)) for m, s, a, k, d in rows]
 
-    async def deadlines(self) -> dict[int, Deadline]:
+    async def deadlines(self) -> dict[int, TableDeadline]:
         rows = await self._pool.fetch("SELECT table_id, kind, due, nonce FROM deadlines")
-        return {r[0]: Deadline(*r) for r in rows}
+        return {r[0]: TableDeadline(*r) for r in rows}
 
 
 def _table(r: Any) -> TableRow:

@@ -30,18 +30,25 @@ class Harness:
     platform: RecordingPlatform
     path: Path | str  # a SQLite file or a PostgreSQL URL
     replies: list[tuple[str, Reply]] = field(default_factory=list)
+    answers: list[list[Reply]] = field(default_factory=list)  # each input's whole answer
 
     async def cmd(self, who: str | User, text: str, channel: Channel = CHANNEL) -> list[Reply]:
         u = who if isinstance(who, User) else user(who)
-        out = await self.app.command(u, channel, text)
-        self.replies += [(u.name, r) for r in out]
-        return out
+        return self._shown(u, await self.app.command(u, channel, text))
 
     async def press(self, who: str | User, action: str, channel: Channel = CHANNEL) -> list[Reply]:
         u = who if isinstance(who, User) else user(who)
-        out = await self.app.press(u, channel, action)
-        self.replies += [(u.name, r) for r in out]
-        return out
+        return self._shown(u, await self.app.press(u, channel, action))
+
+    def _shown(self, u: User, out: list[Reply]) -> list[Reply]:
+        """As an adapter does with an answer: the player's own new posts in it (their
+        hand) are shown as those posts, so ``posts()`` sees every version a player saw;
+        the rest is returned (``answers`` keeps the whole answer)."""
+        self.answers.append(out)
+        self.platform.posts += [r.post for r in out if r.post is not None]
+        said = [r for r in out if r.post is None]
+        self.replies += [(u.name, r) for r in said]
+        return said
 
     async def advance(self, seconds: float = 0.0) -> None:
         await self.scheduler.advance(seconds)
