@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -249,8 +250,9 @@ class BeloteApp:
         return self.registry.seated(user_id, channel)
 
     @property
-    def tables(self) -> dict[int, Table]:
-        """The tables run here, by id: a copy, for tests, benchmarks and operators."""
+    def tables(self) -> Mapping[int, Table]:
+        """The tables run here, by id, live and read only: for tests, benchmarks and
+        operators (an adapter asks :meth:`choices`)."""
         return self.registry.view()
 
     async def transcript(self, match_id: int) -> Any:
@@ -349,6 +351,19 @@ class BeloteApp:
         await self.store.close()
         if self.monitor is not None:
             await self.monitor.stop()
+
+    async def freeze_leases(self) -> None:
+        """Stop renewing this process's table leases (as a process that froze): another
+        process takes its tables over once they run out. For crash-recovery checks."""
+        if self._leases is not None:
+            await self._leases.stop()
+
+    async def halt(self) -> None:
+        """Stop at once as a killed process would: no more timers, fetches nor leases,
+        and nothing written, released or cleaned up (the store is left open)."""
+        self.scheduler.shutdown()
+        await self.freeze_leases()
+        self.ceremony.cancel_drand()
 
     def busy(self) -> bool:
         """Is any match in progress?"""

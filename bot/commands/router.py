@@ -28,6 +28,8 @@ TournamentCommand = Callable[[str, Ctx], Awaitable[list[Reply]]]
 TournamentPress = Callable[[Ctx, str], Awaitable[list[Reply]]]
 
 TOURNAMENT_COMMANDS = ("tournament", "ladder", "stats", "leaderboard")  # bot.tournaments
+#: The buttons that do what their command does, at the button's table.
+BUTTON_COMMANDS = frozenset({"hand", "join", "start", "addbot", "back"})
 
 
 class CommandRouter:
@@ -61,9 +63,9 @@ class CommandRouter:
         self._tournament_press = tournament_press
         self._handlers: dict[str, Handler] = {
             "table-create": lobby.create,
-            "table-list": lobby.list,
+            "table-list": lobby.list_tables,
             "table-close": lobby.close,
-            "tables": lobby.list,
+            "tables": lobby.list_tables,
             "join": lobby.join,
             "sit": lobby.join,
             "leave": lobby.leave,
@@ -91,6 +93,11 @@ class CommandRouter:
 
     def handler(self, name: str) -> Handler | None:
         return self._handlers.get(name)
+
+    def handle(self, name: str, handler: Handler) -> None:
+        """Answer the command word ``name`` (and its button) with ``handler`` from now on:
+        a command of one's own, or another answer to one of these."""
+        self._handlers[name] = handler
 
     async def command(self, ctx: Ctx, text: str) -> list[Reply]:
         if len(text) > parse.MAX_TEXT:
@@ -125,18 +132,10 @@ class CommandRouter:
         ctx.table = t
         ctx.args = [t.tid]
         code = p.code
-        if code == "hand":
-            return await self.hand(ctx)
         if code == "seed":
             return [Reply(_("seed-how", ctx.locale))]
-        if code == "join":
-            return await self._lobby.join(ctx)
-        if code == "start":
-            return await self._ceremony.start(ctx)
-        if code == "addbot":
-            return await self._lobby.addbot(ctx)
-        if code == "back":
-            return await self._turns.back(ctx)
+        if code in BUTTON_COMMANDS:  # a table's or a hand's button is its command
+            return await self._handlers[code](ctx)
         try:
             act = Action.parse(code)
         except EngineError:

@@ -36,7 +36,7 @@ async def health(app: Any) -> tuple[bool, dict[str, Any]]:
     report["platform"] = {
         name: "connected" if up else "disconnected" for name, up in platforms.items()
     } or "console"
-    report["started"] = bool(getattr(app, "_started", False))
+    report["started"] = bool(app.started)
     ok = report["database"] == "ok" and all(platforms.values()) and report["started"]
     return ok, report
 

@@ -237,6 +237,11 @@ class Ceremony:
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
+    def cancel_drand(self) -> None:
+        """Every fetch is cancelled, not awaited (the bot halts)."""
+        for task in self._drand_tasks.values():
+            task.cancel()
+
     async def stop(self) -> None:
         """Every fetch stops (the bot stops)."""
         tasks = list(self._drand_tasks.values())
@@ -250,6 +255,7 @@ class Ceremony:
     async def _fetch_drand(self, t: Table, match_id: int) -> None:
         run = t.run
         assert run is not None and run.drand_round is not None and run.drand_due is not None
+        assert self._drand is not None  # started only with a drand client
         try:
             beacon = await self._drand.fetch_until(
                 run.drand_round, deadline=run.drand_due + DRAND_GRACE, clock=self._clock

@@ -151,10 +151,9 @@ def encode(e: Entry) -> tuple[EntryKind, dict[str, Any]]:
         case Left(seat, kicked):
             return EntryKind.LEAVE, {"seat": seat, "kicked": kicked}
         case Aborted(by, reason):
-            data: dict[str, Any] = {"by": by}
-            if reason is not None:
-                data["reason"] = reason
-            return EntryKind.ABORT, data
+            if reason is None:
+                return EntryKind.ABORT, {"by": by}
+            return EntryKind.ABORT, {"by": by, "reason": reason}
         case Ended(winner, scores):
             if scores is None:
                 return EntryKind.END, {}

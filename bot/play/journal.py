@@ -101,14 +101,14 @@ class Journal:
         return events
 
     async def reload(self, t: Table) -> Table | None:
-        """Read the table back from the store and run that copy from now on (None: it is
-        no longer there). Whoever holds the old object finds it is not current."""
+        """Read the table back from the store into ``t`` (None: it is no longer there,
+        and no longer run here)."""
         row = await self._store.table(t.id)
         if row is None:
             self._registry.drop(t.id)
             return None
-        fresh = Table.from_row(row)
+        stored = Table.from_row(row)
         if row.match_id is not None:
-            fresh.run = MatchRun.replay(await self._store.log(row.match_id), t.id)
-        self._registry.add(fresh)
-        return fresh
+            stored.run = MatchRun.replay(await self._store.log(row.match_id), t.id)
+        t.reset_to(stored)
+        return t

@@ -122,7 +122,7 @@ class Lobby:
         await self._show_table(t, ctx)
         return [Reply(_("ok-created", ctx.locale, table=t.tid, ruleset=settings.ruleset))]
 
-    async def list(self, ctx: Ctx) -> list[Reply]:
+    async def list_tables(self, ctx: Ctx) -> list[Reply]:
         here = self._registry.in_channel(ctx.channel)
         if not here:
             return [Reply(_("list-none", ctx.locale))]

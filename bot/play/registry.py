@@ -8,7 +8,8 @@ the lobby): the one who holds it decides, commits and makes the posts, in that o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 
 from bot.commands import parse
 from bot.commands.inputs import Ctx
@@ -41,9 +42,9 @@ class TableRegistry:
     def ids(self) -> set[int]:
         return set(self._tables)
 
-    def view(self) -> dict[int, Table]:
-        """The tables by id, a copy: for tests, benchmarks and operators, read only."""
-        return dict(self._tables)
+    def view(self) -> Mapping[int, Table]:
+        """The tables by id, live and read only: for tests, benchmarks and operators."""
+        return MappingProxyType(self._tables)
 
     def add(self, t: Table) -> None:
         """Run ``t`` here (a new table, one rebuilt from the store, or a fresh copy)."""
@@ -182,9 +183,11 @@ class TableRegistry:
                 if run.to_move != seat:
                     continue
                 legal = run.match.legal_actions(seat)
-            cards = tuple(dict.fromkeys(card_text(a.card) for a in legal if a.kind == "play"))
+            cards = tuple(
+                dict.fromkeys(card_text(a.card) for a in legal if a.card is not None)
+            )
             bids = tuple(
-                a.contract if a.kind == "bid" else a.kind
+                a.contract if a.kind == "bid" and a.contract is not None else a.kind
                 for a in legal
                 if a.kind in ("bid", "pass", "take", "contre", "recontre")
             )

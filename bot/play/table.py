@@ -97,6 +97,18 @@ class Table:
     def tid(self) -> str:
         return f"t{self.id}"
 
+    def reset_to(self, stored: Table) -> None:
+        """Take the state of ``stored``, this same table as read back from the store
+        (after a failed commit: memory never runs ahead of the database). The object
+        stays the one every room and the registry hold."""
+        if stored.id != self.id:
+            raise ValueError(f"table t{stored.id} is not t{self.id}")
+        self.channel, self.host, self.settings = stored.channel, stored.host, stored.settings
+        self.seats, self.status, self.run = stored.seats, stored.status, stored.run
+        self.created_at, self.updated_at = stored.created_at, stored.updated_at
+        self.last_match, self.ref = stored.last_match, stored.ref
+        self.reserved, self.title = stored.reserved, stored.title
+
     def seat_of(self, user_id: str) -> int | None:
         for i, s in enumerate(self.seats):
             if s is not None and s.user_id == user_id:

@@ -114,32 +114,33 @@ class Turns:
         if action in legal:
             return
         loc = ctx.locale
-        rule = self._rule(run, seat, action, loc)
-        if pressed and action.kind == "play" and action.card in run.match.hand(seat):
-            if not any(a.card == action.card for a in legal):
+        card = action.card
+        rule = self._rule(run, seat, card, loc)
+        if pressed and card is not None and card in run.match.hand(seat):
+            if not any(a.card == card for a in legal):
                 if rule is not None:
                     raise Refused(rule)
-                raise Refused("err-card-not-now", card=texts.card_text(action.card))
+                raise Refused("err-card-not-now", card=texts.card_text(card))
         elif pressed and action.kind != "play":
             raise Refused("err-bid-not-now", bid=texts.action_label(action, loc))
         choices = ", ".join(texts.choices(legal, belote=run.belote_intent[seat]))
-        if action.kind == "play":
-            if action.card not in run.match.hand(seat):
-                raise Refused("err-card-not-held", card=texts.card_text(action.card))
-            if any(a.card == action.card for a in legal):
+        if card is not None:
+            if card not in run.match.hand(seat):
+                raise Refused("err-card-not-held", card=texts.card_text(card))
+            if any(a.card == card for a in legal):
                 raise Refused("err-flag-not-allowed", choices=choices)
             if rule is not None:
                 raise Refused("err-rule-choices", rule=_(rule, loc), choices=choices)
-            raise Refused("err-card-illegal", card=texts.card_text(action.card), choices=choices)
+            raise Refused("err-card-illegal", card=texts.card_text(card), choices=choices)
         raise Refused("err-action-illegal", choices=choices)
 
     @staticmethod
-    def _rule(run: MatchRun, seat: int, action: Action, loc: str) -> str | None:
+    def _rule(run: MatchRun, seat: int, card: int | None, loc: str) -> str | None:
         """The catalog id of the rule the engine names for refusing a card, if any."""
-        if action.kind != "play":
+        if card is None:
             return None
         assert run.match is not None
-        why = run.match.refusal(seat, Action.play(action.card))
+        why = run.match.refusal(seat, Action.play(card))
         if not isinstance(why, IllegalAction) or why.reason is None:
             return None
         key = f"err-rule-{why.reason}"

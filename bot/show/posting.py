@@ -102,6 +102,14 @@ class Presenter:
             log.exception("a picture could not be drawn")
             return None
 
+    async def replay_picture(self, record: Any, names: list[str], locale: str) -> bytes | None:
+        """The animated picture of one played deal (``/replay``); None without pictures."""
+        if self._render is None:
+            return None
+        return await self.picture(
+            self._render.render_replay, record, names, tr=self._render.tr(locale)
+        )
+
     async def table(self, t: Table) -> Post:
         """The table message: seats, the match, its buttons."""
         loc = table_locale(t)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from bot.store.base import Serves, Store, TableRow
@@ -27,7 +28,8 @@ log = logging.getLogger(__name__)
 
 
 class TableRunner(Protocol):
-    tables: dict[int, Any]
+    @property
+    def tables(self) -> Mapping[int, Any]: ...
 
     async def adopt_tables(self, rows: list[TableRow]) -> None: ...
 

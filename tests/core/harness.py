@@ -10,6 +10,7 @@ from bot.app import BeloteApp, Settings
 from bot.ops.clock import FakeClock, SeededRandomness
 from bot.ops.scheduler import FakeScheduler
 from bot.platform import Channel, Post, RecordingPlatform, Reply, User
+from bot.play.turns import Think
 from bot.show.texts import action_command
 from bot.store import Store
 
@@ -99,6 +100,7 @@ async def make_harness(
     drand: Any = None,
     owner: str = "harness",
     lease_seconds: float = 10.0,
+    think: Think | None = None,
     **settings: Any,
 ) -> Harness:
     clock = FakeClock(start)
@@ -116,6 +118,7 @@ async def make_harness(
         settings=Settings(**opts),
         scheduler=scheduler,
         randomness=SeededRandomness(b"harness"),
+        think=think,
     )
     await app.start()
     return Harness(app, store, clock, scheduler, platform, path)

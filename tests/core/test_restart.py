@@ -45,11 +45,7 @@ async def _finish(h, limit: int = 20000):
 
 async def _crash(h):
     """Stop as a killed process would: nothing more is written, nothing is cleaned up."""
-    h.scheduler.shutdown()
-    if h.app._leases is not None:
-        await h.app._leases.stop()
-    for task in list(h.app._drand_tasks.values()):
-        task.cancel()
+    await h.app.halt()
     await h.store.close()
 
 

@@ -55,18 +55,18 @@ def tape(monkeypatch: pytest.MonkeyPatch) -> Iterator[Tape]:
     """Logging as ``belote run --log-level DEBUG --log-format json`` sets it up, into a
     buffer; marks where the seeds are shown and where the server seed is revealed."""
     tape = Tape()
-    close_seeds, post_reveal = Ceremony._close_seeds, Ceremony._post_reveal
+    close_seeds, reveal = Ceremony.close_seeds, Ceremony.reveal
 
-    async def seeds_shown(self: Any, t: Any) -> None:
+    async def seeds_shown(self: Any, t: Any, ctx: Any = None) -> None:
         tape.mark("seeds shown")
-        await close_seeds(self, t)
+        await close_seeds(self, t, ctx)
 
-    async def revealed(self: Any, t: Any) -> None:
+    def revealed(self: Any, t: Any) -> Any:
         tape.mark("reveal")
-        await post_reveal(self, t)
+        return reveal(self, t)
 
-    monkeypatch.setattr(Ceremony, "_close_seeds", seeds_shown)
-    monkeypatch.setattr(Ceremony, "_post_reveal", revealed)
+    monkeypatch.setattr(Ceremony, "close_seeds", seeds_shown)
+    monkeypatch.setattr(Ceremony, "reveal", revealed)
     root = logging.getLogger()
     level = root.level
     yield tape
