@@ -237,8 +237,8 @@ class DiscordAdapter:
         newer than the answer's, by ``Post.version``)."""
         assert post.to_user is not None
         known = self._latest.get((post.to_user, post.channel.id, post.key))
-        if known is not None and known[1].version >= post.version:
-            return known
+        if known is not None and post.version and known[1].version >= post.version:
+            return known  # (a post without a version is taken as the newest)
         seq = next(self._seq)
         self._keep_latest(post, seq)
         return seq, post

@@ -135,7 +135,7 @@ class Outbox:
         to us (as far as is known without waiting)."""
         for post in posts:
             known = self.last.get(self._mkey(post))
-            if known is None or known.version < post.version:
+            if known is None or not post.version or known.version < post.version:
                 self._enqueue(user, post)
         if wait:
             await self.flush_chat(user)

@@ -183,9 +183,7 @@ class TableRegistry:
                 if run.to_move != seat:
                     continue
                 legal = run.match.legal_actions(seat)
-            cards = tuple(
-                dict.fromkeys(card_text(a.card) for a in legal if a.card is not None)
-            )
+            cards = tuple(dict.fromkeys(card_text(a.card) for a in legal if a.card is not None))
             bids = tuple(
                 a.contract if a.kind == "bid" and a.contract is not None else a.kind
                 for a in legal
