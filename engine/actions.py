@@ -8,8 +8,6 @@ from engine.cards import card_text, parse_card
 from engine.contract import CONTRACT_TEXTS
 from engine.errors import IllegalAction, InvalidCard
 
-KINDS = ("pass", "take", "bid", "contre", "recontre", "play")
-
 
 @dataclass(frozen=True)
 class Action:
@@ -26,12 +24,7 @@ class Action:
         if self.kind == "play":
             if type(self.card) is int and 0 <= self.card < 32:
                 return _PLAY_TEXTS[self.card * 4 + 2 * self.melds + self.belote]
-            t = f"play {card_text(self.card)}"
-            if self.melds:
-                t += " melds"
-            if self.belote:
-                t += " belote"
-            return t
+            raise InvalidCard(f"Not a card number: {self.card!r}.")
         return self.kind
 
     def __str__(self) -> str:

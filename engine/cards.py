@@ -18,7 +18,6 @@ SUIT_SINGULAR = ("club", "diamond", "heart", "spade")
 
 CARD_TEXTS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 _CARD_BY_TEXT: dict[str, int] = {t: i for i, t in enumerate(CARD_TEXTS)}
-FULL_DECK_MASK = (1 << 32) - 1
 
 
 def parse_card(text: str) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 CONTRACT_TEXTS = ("C", "D", "H", "S", "NT", "AT")
 # Contract code used by the core: suits 0..3, No Trump 4, All Trump 5.
@@ -29,11 +30,11 @@ class Contract:
     def text(self) -> str:
         return self.trump + {1: "", 2: " contre", 4: " recontre"}[self.multiplier]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"trump": self.trump, "taker": self.taker, "multiplier": self.multiplier}
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> Contract | None:
+    def from_dict(cls, d: dict[str, Any] | None) -> Contract | None:
         if d is None:
             return None
         return cls(d["trump"], d["taker"], d.get("multiplier", 1))

@@ -9,8 +9,9 @@ hot path, so the AI can search and the benchmark can play many deals a second.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from engine.cards import SUITS, card_text
+from engine.cards import card_text
 from engine.contract import AT, NT, TRUMP_CODE
 from engine.errors import EngineError
 from engine.rulesets import Ruleset
@@ -155,7 +156,8 @@ def legal_plays(
     card of the trick and its partner played the one before last (``trick_seats`` and
     ``seat`` are accepted for readability and checked only for consistency)."""
     bad_seats = bool(trick_seats) and (
-        len(trick_seats) != len(trick) or (seat is not None and seat != (trick_seats[-1] + 1) % 4)
+        len(trick_seats or ()) != len(trick)
+        or (seat is not None and trick_seats is not None and seat != (trick_seats[-1] + 1) % 4)
     )
     if bad_seats:
         raise EngineError("The trick's seats do not match its cards and the seat to move.")
@@ -176,14 +178,14 @@ class Meld:
 
     @property
     def name(self) -> str:
-        if self.kind == "carre":
+        if self.kind == "carre" or self.suit is None:
             return f"carre of {'789TJQKA'[self.top]}"
         n = {3: "tierce", 4: "quarte"}.get(self.length, "quinte")
         if self.length > 5:
             n = f"run of {self.length}"
         return f"{n} to {card_text(self.suit * 8 + self.top)}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "cards": [card_text(c) for c in self.cards],
@@ -308,13 +310,16 @@ def counting_melds(
                 if m.kind == "sequence":
                     k = sequence_key_bulgarian(m)
                     t = seat % 2
-                    if best[t] is None or k > best[t]:
+                    bt = best[t]
+                    if bt is None or k > bt:
                         best[t] = k
-        if best[0] is None and best[1] is None:
+        b0, b1 = best
+        seq_team: int | None
+        if b0 is None and b1 is None:
             seq_team = None
-        elif best[1] is None or (best[0] is not None and best[0] > best[1]):
+        elif b1 is None or (b0 is not None and b0 > b1):
             seq_team = 0
-        elif best[0] is None or best[1] > best[0]:
+        elif b0 is None or b1 > b0:
             seq_team = 1
         else:
             seq_team = None  # equal best: nobody scores sequences
@@ -324,13 +329,13 @@ def counting_melds(
                 out.append((seat, m, counts))
         return out
     # club: only the team with the best meld scores its melds; ties to the first declarer
-    best_key = None
+    best_key: tuple[int, int, int, int] | None = None
     best_team = None
     for seat, melds in declared:
         for m in melds:
-            k = meld_key_club(m, code)
-            if best_key is None or k > best_key:
-                best_key, best_team = k, seat % 2
+            ck = meld_key_club(m, code)
+            if best_key is None or ck > best_key:
+                best_key, best_team = ck, seat % 2
     for seat, melds in declared:
         for m in melds:
             out.append((seat, m, seat % 2 == best_team))
@@ -450,7 +455,3 @@ def score_bulgarian(
             held = whole
             outcome = "hanging"
     return DealScore((tot[0], tot[1]), (pts[0], pts[1]), outcome, held)
-
-
-def suit_name(code: int) -> str:
-    return {4: "No Trump", 5: "All Trump"}.get(code, SUITS[code] if code < 4 else "?")

@@ -12,6 +12,7 @@ import enum
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.actions import PLAY_ACTIONS, Action
 from engine.cards import (
@@ -58,7 +59,7 @@ class Phase(enum.StrEnum):
 class Event:
     kind: str
     seat: int | None
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class DealResult:
     scores: tuple[int, int]  # match totals after this deal
     capot: int | None  # team that took every trick
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "k": self.k,
             "contract": self.contract.to_dict(),
@@ -201,6 +202,18 @@ class Match:
     def contract(self) -> Contract | None:
         return self._contract
 
+    def _live_contract(self) -> Contract:
+        """The contract, asked only once the auction is over (play, scoring)."""
+        if self._contract is None:
+            raise EngineError("The auction is not over: there is no contract yet.")
+        return self._contract
+
+    def _turned_card(self) -> int:
+        """The turned card, asked only in the rulesets that turn one up."""
+        if self.turned is None:
+            raise EngineError(f"Nothing is turned up in {self.ruleset}.")
+        return self.turned
+
     @property
     def current_trick(self) -> list[tuple[int, int]]:
         return list(zip(self._trick_seats, self._trick, strict=True))
@@ -218,10 +231,10 @@ class Match:
             deck = shuffled_deck(self.inputs, k)
         elif callable(self._decks):
             deck = list(self._decks(k))
-        else:
-            if k >= len(self._decks):
-                raise EngineError(f"No deck given for deal {k}.")
+        elif self._decks is not None and k < len(self._decks):
             deck = list(self._decks[k])
+        else:
+            raise EngineError(f"No deck given for deal {k}.")
         if sorted(deck) != list(range(32)):
             raise EngineError(f"The deck of deal {k} is not the 32 cards once each.")
         self._decks_used.append(deck)
@@ -280,9 +293,9 @@ class Match:
     def _finish_dealing(self) -> None:
         """Deal the rest after the auction (French: the taker gets the turned card + 2)."""
         deck = self._deck
-        taker = self._contract.taker
+        taker = self._live_contract().taker
         if self.rules.turned_card:
-            self._hands[taker] |= 1 << self.turned
+            self._hands[taker] |= 1 << self._turned_card()
             pos = 21
         else:
             pos = 20
@@ -310,7 +323,7 @@ class Match:
         if self.rules.auction == "french":
             if self._round == 1:
                 return [Action.pass_(), Action.take()]
-            turned_suit = CONTRACT_TEXTS[self.turned >> 3]
+            turned_suit = CONTRACT_TEXTS[self._turned_card() >> 3]
             bids = [Action.bid(s) for s in "CDHS" if s != turned_suit]
             if self.rules.dealer_must_choose and seat == self.dealer and self._passes == 7:
                 return bids
@@ -318,7 +331,7 @@ class Match:
         out = [Action.pass_()]
         low = -1 if self._bid_code is None else self._bid_code
         out += [Action.bid(t) for t in CONTRACT_TEXTS[low + 1 :]]
-        if self._bid_code is not None:
+        if self._bid_code is not None and self._bid_seat is not None:
             same_team = seat % 2 == self._bid_seat % 2
             if self._mult == 1 and not same_team:
                 out.append(Action.contre())
@@ -327,7 +340,7 @@ class Match:
         return out
 
     def _legal_mask(self, seat: int) -> int:
-        return legal_mask(self._kind, self._contract.code, self._hands[seat], self._trick)
+        return legal_mask(self._kind, self._live_contract().code, self._hands[seat], self._trick)
 
     def _can_belote(self, seat: int, card: int) -> bool:
         return bool(self._belote_mask(seat) >> card & 1)
@@ -335,7 +348,7 @@ class Match:
     def _can_meld(self, seat: int) -> bool:
         return (
             self.rules.has_melds
-            and self._contract.code != NT
+            and self._live_contract().code != NT
             and not self._tricks
             and bool(best_melds(self._hands[seat]))
         )
@@ -343,7 +356,7 @@ class Match:
     def _belote_mask(self, seat: int) -> int:
         """The cards of the seat's hand that may be played with a belote announcement."""
         hand = self._hands[seat]
-        code = self._contract.code
+        code = self._live_contract().code
         kq = BELOTE_MASK[code] & hand
         # keep a king or queen only when its partner card is in the hand too
         kq &= (kq << 1 & 0x40404040) | (kq >> 1 & 0x20202020)
@@ -446,7 +459,12 @@ class Match:
                     self._round = 2
                 self.to_move = nxt
                 return events
-            trump = CONTRACT_TEXTS[self.turned >> 3] if action.kind == "take" else action.contract
+            if action.kind == "take":
+                trump = CONTRACT_TEXTS[self._turned_card() >> 3]
+            elif action.contract is not None:
+                trump = action.contract
+            else:
+                raise IllegalAction("Name the suit of your bid.")
             self._contract = Contract(trump, seat, 1)
             return events + self._close_auction()
         # bulgarian
@@ -454,14 +472,14 @@ class Match:
             self._passes += 1
             if self._bid_code is None and self._passes == 4:
                 return events + self._redeal()
-            if self._bid_code is not None and self._passes == 3:
+            if self._bid_code is not None and self._bid_seat is not None and self._passes == 3:
                 self._contract = Contract(
                     CONTRACT_TEXTS[self._bid_code], self._bid_seat, self._mult
                 )
                 return events + self._close_auction()
         else:
             self._passes = 0
-            if action.kind == "bid":
+            if action.kind == "bid" and action.contract is not None:
                 self._bid_code = TRUMP_CODE[action.contract]
                 self._bid_seat = seat
                 self._mult = 1
@@ -473,7 +491,7 @@ class Match:
         return events
 
     def _close_auction(self) -> list[Event]:
-        c = self._contract
+        c = self._live_contract()
         ev = Event(
             "contract", c.taker, {"contract": c.trump, "taker": c.taker, "multiplier": c.multiplier}
         )
@@ -486,9 +504,9 @@ class Match:
         return [ev, *self._start_deal()]
 
     def _check_play(self, seat: int, action: Action) -> None:
-        if action.kind != "play":
-            raise IllegalAction("The bidding is over: play a card.")
         card = action.card
+        if action.kind != "play" or card is None:
+            raise IllegalAction("The bidding is over: play a card.")
         hand = self._hands[seat]
         if not hand >> card & 1:
             raise IllegalAction(f"You do not hold {card_text(card)}.")
@@ -506,7 +524,7 @@ class Match:
         lead = self._trick[0]
         ls = lead >> 3
         hand = self._hands[seat]
-        code = self._contract.code
+        code = self._live_contract().code
         if hand & SUIT_MASK[ls] and card >> 3 != ls:
             return IllegalAction(
                 f"You must follow suit: play a {SUIT_SINGULAR[ls]}.", f"follow-{SUITS[ls]}"
@@ -527,6 +545,7 @@ class Match:
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
         card = action.card
+        assert card is not None  # _check_play refused an action without a card
         self._record_action(seat, action)
         events = [
             Event(
@@ -548,7 +567,7 @@ class Match:
         if len(self._trick) < 4:
             self.to_move = (seat + 1) % 4
             return events
-        code = self._contract.code
+        code = self._live_contract().code
         w = self._trick_seats[winner_index(code, self._trick)]
         pts = sum(POINTS[code][c] for c in self._trick)
         last = len(self._tricks) == 7
@@ -556,7 +575,8 @@ class Match:
             pts += LAST_TRICK
         self._card_pts[w % 2] += pts
         self._tricks_won[w % 2] += 1
-        trick = Trick(self._leader, tuple(zip(self._trick_seats, self._trick, strict=True)), w, pts)
+        leader = self._trick_seats[0]
+        trick = Trick(leader, tuple(zip(self._trick_seats, self._trick, strict=True)), w, pts)
         self._tricks.append(trick)
         events.append(
             Event(
@@ -565,7 +585,7 @@ class Match:
                 {
                     "winner": w,
                     "cards": cards_text(self._trick),
-                    "leader": self._leader,
+                    "leader": leader,
                     "points": pts,
                 },
             )
@@ -592,7 +612,7 @@ class Match:
         return events
 
     def _end_deal(self) -> list[Event]:
-        c = self._contract
+        c = self._live_contract()
         if self.rules.auction == "french":
             ds = score_french(
                 c.taker_team, self._card_pts, self._tricks_won, self._meld_pts, self._belote_pts
@@ -625,10 +645,10 @@ class Match:
         result = DealResult(
             k=self.k,
             contract=c,
-            card_points=tuple(self._card_pts),
-            tricks=tuple(self._tricks_won),
-            melds=tuple(self._meld_pts),
-            belotes=tuple(self._belote_pts),
+            card_points=(self._card_pts[0], self._card_pts[1]),
+            tricks=(self._tricks_won[0], self._tricks_won[1]),
+            melds=(self._meld_pts[0], self._meld_pts[1]),
+            belotes=(self._belote_pts[0], self._belote_pts[1]),
             totals=ds.totals,
             outcome=ds.outcome,
             points=ds.points,
@@ -671,7 +691,12 @@ class Match:
             dealer=self.dealer,
             to_move=self.to_move,
             hand=hand,
-            hand_sizes=tuple(h.bit_count() for h in self._hands),
+            hand_sizes=(
+                self._hands[0].bit_count(),
+                self._hands[1].bit_count(),
+                self._hands[2].bit_count(),
+                self._hands[3].bit_count(),
+            ),
             turned=self.turned,
             bids=tuple(self._bids),
             contract=self._contract,
@@ -687,7 +712,7 @@ class Match:
         )
 
     # ------------------------------------------------------------ log
-    def to_log(self) -> dict:
+    def to_log(self) -> dict[str, Any]:
         """JSON-safe log. With recipe inputs it holds the server seed: keep it private until
         the reveal. With given decks it holds the decks used so far."""
         return {
@@ -700,7 +725,7 @@ class Match:
         }
 
     @classmethod
-    def from_log(cls, log: dict) -> Match:
+    def from_log(cls, log: dict[str, Any]) -> Match:
         if not isinstance(log, dict) or log.get("format") != LOG_FORMAT:
             raise EngineError("Not a match log.")
         try:

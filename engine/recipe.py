@@ -1,4 +1,4 @@
-"""The fair-deal recipe (seed 000, "The exact recipe"), byte for byte.
+"""The fair-deal recipe (docs/rules.md#the-deck-of-deal-k), byte for byte.
 
 Deal k reads a stream of 32-byte blocks; block b is HMAC-SHA256 keyed with the server seed
 over ``b"belot.club/deal/v1" | k (4, BE) | b (4, BE) | players (1) | per seat: len (1) +
@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.errors import InvalidSeed
 
@@ -105,7 +107,7 @@ class DeckInputs:
         out += self.drand_value if self.drand_value is not None else bytes(DRAND_VALUE_BYTES)
         return bytes(out)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-safe form (holds the server seed: keep it private until the reveal)."""
         return {
             "server_seed": self.server_seed.hex(),
@@ -116,7 +118,7 @@ class DeckInputs:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> DeckInputs:
+    def from_dict(cls, d: dict[str, Any]) -> DeckInputs:
         try:
             return cls(
                 server_seed=parse_seed_hex(d["server_seed"], SERVER_SEED_BYTES),
@@ -134,7 +136,7 @@ class DeckInputs:
             raise InvalidSeed("Malformed deck inputs.") from exc
 
 
-def block_stream(inputs: DeckInputs, k: int):
+def block_stream(inputs: DeckInputs, k: int) -> Iterator[int]:
     """Yield the bytes of deal k's stream, block 0 first."""
     if not isinstance(k, int) or not 0 <= k < 1 << 32:
         raise InvalidSeed("The deal number must be from 0 to 2^32 - 1.")

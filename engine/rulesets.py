@@ -1,4 +1,4 @@
-"""The three rulesets the bot hosts (see RULES.md), as data the core branches on."""
+"""The three rulesets the bot hosts (docs/rules.md), as data the core branches on."""
 
 from __future__ import annotations
 

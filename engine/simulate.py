@@ -8,7 +8,9 @@ functions the Match uses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
+from typing import Any
 
 from engine.contract import AT, NT
 from engine.core import (
@@ -51,7 +53,9 @@ def _first_hands(deck: list[int], dealer: int) -> list[int]:
     return hands
 
 
-def _random_french_auction(rules: Ruleset, turned: int, dealer: int, rnd) -> tuple[int, int] | None:
+def _random_french_auction(
+    rules: Ruleset, turned: int, dealer: int, rnd: Callable[[], float]
+) -> tuple[int, int] | None:
     for i in range(1, 5):
         if rnd() < 0.5:
             return turned >> 3, (dealer + i) & 3
@@ -66,7 +70,7 @@ def _random_french_auction(rules: Ruleset, turned: int, dealer: int, rnd) -> tup
     return None
 
 
-def _random_bulgarian_auction(dealer: int, rnd) -> tuple[int, int, int] | None:
+def _random_bulgarian_auction(dealer: int, rnd: Callable[[], float]) -> tuple[int, int, int] | None:
     code = -1
     bidder = -1
     mult = 1
@@ -99,7 +103,11 @@ def _random_bulgarian_auction(dealer: int, rnd) -> tuple[int, int, int] | None:
 
 
 def random_deal(
-    rules: Ruleset, deck: list[int], dealer: int, rng: Random, trace: list | None = None
+    rules: Ruleset,
+    deck: list[int],
+    dealer: int,
+    rng: Random,
+    trace: list[tuple[Any, ...]] | None = None,
 ) -> DealScore | None:
     """Play one deal at random; None when everybody passed (a redeal). ``trace``, when
     given, receives ("contract", code, taker, multiplier), ("melds", seat) for each
@@ -109,10 +117,10 @@ def random_deal(
     hands = _first_hands(deck, dealer)
     if rules.auction == "french":
         turned = deck[20]
-        got = _random_french_auction(rules, turned, dealer, rnd)
-        if got is None:
+        taken = _random_french_auction(rules, turned, dealer, rnd)
+        if taken is None:
             return None
-        code, taker = got
+        code, taker = taken
         mult = 1
         hands[taker] |= 1 << turned
         pos = 21
@@ -146,9 +154,9 @@ def random_deal(
                 if trace is not None:
                     trace.append(("melds", seat))
         if declared:
-            for s, m, counts in counting_melds(rules, code, declared):
+            for s, meld, counts in counting_melds(rules, code, declared):
                 if counts:
-                    melds[s & 1] += m.points
+                    melds[s & 1] += meld.points
     order = ORDER[code]
     points = POINTS[code]
     higher = HIGHER[code]

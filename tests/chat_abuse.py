@@ -124,6 +124,11 @@ def hidden_cards(core: Any, humans: set[int], table: int = 1) -> tuple[int, set[
     return match.deal_number, hidden
 
 
+#: The headline of a deal's summary, "Deal 2: Clubs taken by Bob (team B), set." (deals as
+#: people count them, from 1).
+DEAL_SUMMARY = re.compile(r"\bDeal (\d+):")
+
+
 def leaked_cards(
     body: str, hidden: tuple[int, set[str]] | None, now: tuple[int, set[str]] | None, typed: str
 ) -> set[str]:
@@ -131,6 +136,8 @@ def leaked_cards(
     but for those the person who caused it typed themselves and how-to examples."""
     if hidden is None or now is None or now[0] != hidden[0]:
         return set()  # a new deal since: the cards said may be in the new hands
+    if any(int(n) - 1 != now[0] for n in DEAL_SUMMARY.findall(body)):
+        return set()  # an earlier deal's summary, delivered late: its cards were all played
     said = set(CARD_WORD.findall(EXAMPLE.sub("", body)))
     return (said & hidden[1] & now[1]) - set(CARD_WORD.findall(typed.upper()))
 

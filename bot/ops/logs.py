@@ -49,7 +49,7 @@ URL_SETTINGS = ("DATABASE_URL",)
 class OneLineFormatter(logging.Formatter):
     """``2026-11-30T05:21:15.123Z ERROR bot.app: message | Traceback...\\n  File...``"""
 
-    converter = time.gmtime
+    converter = staticmethod(time.gmtime)
 
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -150,6 +150,9 @@ def _thread_died(args: threading.ExceptHookArgs) -> None:
     if args.exc_type is SystemExit:
         return
     name = args.thread.name if args.thread is not None else "?"
+    exc = args.exc_value
     logging.getLogger("belote.thread").error(
-        "thread %s died", name, exc_info=(args.exc_type, args.exc_value, args.exc_traceback)
+        "thread %s died",
+        name,
+        exc_info=(args.exc_type, exc, args.exc_traceback) if exc is not None else None,
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any, ParamSpec, TypeVar
 
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram
@@ -144,7 +144,9 @@ def action(channel_id: str, ruleset: str, by: str, seconds: float) -> None:
     ACTION_SECONDS.labels(platform).observe(seconds)
 
 
-def timed_commit(commit: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+def timed_commit(
+    commit: Callable[P, Coroutine[Any, Any, R]],
+) -> Callable[P, Coroutine[Any, Any, R]]:
     """Decorates a store's one write path: each transaction's time."""
 
     @functools.wraps(commit)

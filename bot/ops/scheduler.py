@@ -214,14 +214,3 @@ class FakeScheduler:
             await asyncio.sleep(0)
         self.clock.set(until)
         return fired
-
-    async def run_until_idle(self, max_seconds: float = 1e7) -> int:
-        """Fire jobs (moving time) until none is left or ``max_seconds`` have passed."""
-        start = self.clock.now()
-        fired = 0
-        while self._jobs:
-            nxt = min(v[0] for v in self._jobs.values())
-            if nxt - start > max_seconds:
-                break
-            fired += await self.advance(max(0.0, nxt - self.clock.now()))
-        return fired

@@ -153,16 +153,18 @@ class _PyEccBackend:
 
     @lru_cache(maxsize=8)  # noqa: B019 - a handful of public keys, process-long
     def _public_key(self, public_key: bytes) -> Any:
+        from eth_typing import BLSSignature
         from py_ecc.bls.g2_primitives import signature_to_G2, subgroup_check
         from py_ecc.optimized_bls12_381 import is_inf
 
         # named for the other ciphersuite: this decompresses a 96-byte G2 point
-        pk = signature_to_G2(public_key)
+        pk = signature_to_G2(BLSSignature(public_key))
         if is_inf(pk) or not subgroup_check(pk):
             raise ValueError("public key is not a point of G2")
         return pk
 
     def verify(self, public_key: bytes, message: bytes, signature: bytes) -> bool:
+        from eth_typing import BLSPubkey
         from py_ecc.bls.g2_primitives import pubkey_to_G1, subgroup_check
         from py_ecc.bls.hash_to_curve import hash_to_G1
         from py_ecc.optimized_bls12_381 import (
@@ -176,10 +178,11 @@ class _PyEccBackend:
 
         pk = self._public_key(public_key)
         # named for the other ciphersuite: this decompresses a 48-byte G1 point
-        sig = pubkey_to_G1(signature)
+        sig = pubkey_to_G1(BLSPubkey(signature))
         if is_inf(sig) or not subgroup_check(sig):
             return False
-        hm = hash_to_G1(message, DST_G1, hashlib.sha256)
+        # py_ecc annotates the hash *function* it calls as a hash object (_hashlib.HASH)
+        hm = hash_to_G1(message, DST_G1, hashlib.sha256)  # type: ignore[arg-type]
         # One final exponentiation for both Miller loops: e(g2, sig) * e(-pk, H(m)) == 1.
         product = pairing(G2, sig, final_exponentiate=False) * pairing(
             neg(pk), hm, final_exponentiate=False

@@ -25,6 +25,7 @@ the secret. ``target`` (null: the ruleset's own) is needed to replay where the m
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +34,7 @@ from typing import Any
 from bot.proof.drand import QUICKNET_CHAIN_HASH, Beacon
 from engine import card_text, commitment
 
-#: The recipe of seed 000 ("The exact recipe"); its text is also the HMAC's first bytes.
+#: The recipe of docs/rules.md#the-deck-of-deal-k; its text is also the HMAC's first bytes.
 RECIPE = "belot.club/deal/v1"
 
 
@@ -246,8 +247,30 @@ def dumps(t: Transcript) -> str:
     return "\n".join(out) + "\n"
 
 
+#: A transcript nests five deep. json's parser recurses in C as deep as the text nests, and
+#: py_ecc raises the interpreter's recursion limit to 100000 when it is imported, so past
+#: that point "[[[[..." would overflow the C stack (a crash, not a RecursionError): deeper
+#: text is refused before it is parsed.
+MAX_NESTING = 64
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _too_deep(text: str | bytes) -> bool:
+    # latin-1 maps every byte to one character: brackets and quotes are found in UTF-8 text
+    scan = text.decode("latin-1") if isinstance(text, bytes) else text
+    depth = 0
+    for m in _BRACKET.finditer(_JSON_STRING.sub("", scan)):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > MAX_NESTING:
+            return True
+    return False
+
+
 def loads(text: str | bytes) -> Transcript:
     """Parse JSON text; :class:`TranscriptError` (friendly) when it is not a transcript."""
+    if _too_deep(text):
+        raise TranscriptError("This is not a transcript: it is nested too deeply.")
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:

@@ -71,6 +71,7 @@ def action_label(action: Action, locale: str) -> str:
         return _("label-contre", locale)
     if action.kind == "recontre":
         return _("label-recontre", locale)
+    assert action.card is not None  # every other kind has returned above
     card = card_text(action.card)
     if action.belote and action.melds:
         return _("label-play-melds-belote", locale, card=card)
@@ -122,16 +123,12 @@ def default_play(variants: list[Action], *, belote: bool = False, melds: bool = 
 
 def action_command(action: Action) -> str:
     """The command a player types for an action (what the console shows as choices)."""
-    if action.kind == "play":
+    if action.kind == "play" and action.card is not None:
         flags = (" melds" if action.melds else "") + (" belote" if action.belote else "")
         return f"/play {card_text(action.card)}{flags}"
     if action.kind == "bid":
         return f"/bid {action.contract}"
     return f"/bid {action.kind}"
-
-
-def seats_lines(t: Table, locale: str) -> list[str]:
-    return [text for _kind, text in _seat_lines(t, locale)]
 
 
 def _seat_lines(t: Table, locale: str) -> Lines:
@@ -152,18 +149,14 @@ def _seat_lines(t: Table, locale: str) -> Lines:
     return lines
 
 
-def table_text(t: Table, locale: str, now: float | None = None) -> str:
-    """The one public message of a table, edited in place as the match goes."""
-    return join(table_lines(t, locale, now))
-
-
 def join(lines: Lines) -> str:
     return "\n".join(text for _kind, text in lines)
 
 
 def table_lines(t: Table, locale: str, now: float | None = None) -> Lines:
-    """:func:`table_text` line by line, each with its kind (``LINE_KINDS``), so that a
-    terminal, which cannot edit a message, can choose what to print again."""
+    """The one public message of a table (edited in place as the match goes), line by
+    line, each with its kind (``LINE_KINDS``), so that a terminal, which cannot edit a
+    message, can choose what to print again."""
     s = t.settings
     lines: Lines = [
         (
@@ -204,12 +197,8 @@ def seed_line(run: MatchRun, locale: str) -> str:
     return _("table-seed-line", locale, seed=run.server_seed.hex(), match=f"m{run.id}")
 
 
-def final_hand_text(run: MatchRun, seat: int, locale: str) -> str:
-    """A player's private message once the match is over: the result, nothing to press."""
-    return join(final_hand_lines(run, seat, locale))
-
-
 def final_hand_lines(run: MatchRun, seat: int, locale: str) -> Lines:
+    """A player's private message once the match is over: the result, nothing to press."""
     lines: Lines = [
         ("hand-over", _("hand-over", locale, table=f"t{run.table_id}", match=f"m{run.id}"))
     ]
@@ -311,12 +300,8 @@ def _result_text(result: Any) -> str:
     return str(result)
 
 
-def hand_text(run: MatchRun, seat: int, locale: str) -> str:
-    """A player's private message: their cards and, on their turn, what they may do."""
-    return join(hand_lines(run, seat, locale))
-
-
 def hand_lines(run: MatchRun, seat: int, locale: str) -> Lines:
+    """A player's private message: their cards and, on their turn, what they may do."""
     m = run.match
     assert m is not None
     v = m.view(seat)
@@ -335,7 +320,8 @@ def hand_lines(run: MatchRun, seat: int, locale: str) -> Lines:
         offered = choices(v.legal, belote=run.belote_intent[seat], melds_hint=every)
         lines.append(("your-turn", _("hand-your-turn", locale, choices=", ".join(offered))))
         if every:  # one line for the choice every card has, not a second copy of each
-            example = f"/play {card_text(next(a.card for a in v.legal if a.kind == 'play'))}"
+            card = next(a.card for a in v.legal if a.card is not None)
+            example = f"/play {card_text(card)}"
             lines.append(("melds-hint", _("hand-melds-hint", locale, example=example)))
     elif run.replaced[seat]:
         lines.append(("away", _("hand-away", locale)))

@@ -48,7 +48,8 @@ class SQLiteStore(Store):
     async def migrate(self) -> int:
         """Apply every migration newer than the database's ``user_version``; returns it."""
         async with self._conn.execute("PRAGMA user_version") as cur:
-            (version,) = await cur.fetchone()
+            row = await cur.fetchone()
+        (version,) = row if row is not None else (0,)
         for n, script in enumerate(MIGRATIONS, start=1):
             if n <= version:
                 continue
@@ -148,7 +149,8 @@ class SQLiteStore(Store):
         return MatchRow(*r) if r else None
 
     async def matches(self, status: str | None = None) -> list[MatchRow]:
-        sql, args = "SELECT * FROM matches", ()
+        sql = "SELECT * FROM matches"
+        args: tuple[str, ...] = ()
         if status is not None:
             sql, args = sql + " WHERE status = ?", (status,)
         async with self._conn.execute(sql + " ORDER BY id", args) as cur:

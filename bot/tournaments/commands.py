@@ -17,15 +17,11 @@ from bot.commands import parse
 from bot.commands.inputs import Refused
 from bot.platform import Channel, Reply, User
 from bot.tournaments.model import Format, Numbers, Outcome
+from bot.tournaments.pages import day_text
 from bot.tournaments.ratings import PROVISIONAL_MATCHES
-from bot.tournaments.runner import (
-    Refusal,
-    TableHost,
-    TournamentService,
-    day_text,
-    is_organiser,
-)
+from bot.tournaments.runner import TournamentService
 from bot.tournaments.store import Tournament, TournamentDB
+from bot.tournaments.tables import TableHost
 from bot.tournaments.texts import tt
 from engine import RULESETS
 
@@ -54,11 +50,13 @@ NUMBER_OPTIONS: dict[str, tuple[str, int, int]] = {
 }
 
 
-async def attach_tournaments(app: Any, host: TableHost, db_path: str | None = None) -> Any:
+async def attach_tournaments(
+    app: Any, host: TableHost, db_path: str | None = None
+) -> TournamentService:
     """Start the tournament service on the app's scheduler, clock and platform, with its
     own tables in the app's database (a file or PostgreSQL); sets and returns
     `app.tournaments`. Jobs it claims carry the store's owner name (which process ran it)."""
-    path = db_path or getattr(app.store, "path", ":memory:")
+    path = str(db_path or getattr(app.store, "path", ":memory:"))
     db = await TournamentDB.open(path, owner=getattr(app.store, "owner", "local"))
     service = TournamentService(db, app.scheduler, app.clock, app.platform, host)
     await service.start()
@@ -69,11 +67,11 @@ async def attach_tournaments(app: Any, host: TableHost, db_path: str | None = No
 def _service(app: Any) -> TournamentService:
     service = getattr(app, "tournaments", None)
     if service is None:
-        raise Refusal("tour-err-disabled")
+        raise Refused("tour-err-disabled")
     return service
 
 
-def _refused(user: User, r: Refusal | Refused) -> list[Reply]:
+def _refused(user: User, r: Refused) -> list[Reply]:
     return [Reply(tt(r.key, user.locale, **r.kwargs), ok=False)]
 
 
@@ -95,11 +93,11 @@ def _pick(
         if tid is not None:
             t = service.get(tid)
             if t.is_ladder != ladder:
-                raise Refusal("tour-err-not-ladder" if ladder else "tour-err-ladder")
+                raise Refused("tour-err-not-ladder" if ladder else "tour-err-ladder")
             return t
     here = service.in_channel(channel.id, ladder=ladder)
     if not here:
-        raise Refusal("tour-err-none-here")
+        raise Refused("tour-err-none-here")
     return here[0]
 
 
@@ -115,15 +113,15 @@ def _numbers(args: list[str], allowed: set[str]) -> tuple[dict[str, Any], list[s
             numbers["rotate_partners"] = True
         elif low in NUMBER_OPTIONS and low in allowed:
             if not words:
-                raise Refusal("tour-err-usage", usage=f"{low} N")
+                raise Refused("tour-err-usage", usage=f"{low} N")
             name, lo, hi = NUMBER_OPTIONS[low]
             numbers[name] = _whole(words.pop(0), low, lo, hi)
         elif low.startswith("--") and low not in ("--ruleset", "--opens-in"):
-            raise Refusal("tour-err-option", value=a[:30])
+            raise Refused("tour-err-option", value=a[:30])
         else:
             rest.append(a)
     if "best_of" in numbers and numbers["best_of"] not in (1, 3):
-        raise Refusal("tour-err-best-of")
+        raise Refused("tour-err-best-of")
     return numbers, rest
 
 
@@ -135,10 +133,10 @@ def _ruleset(rest: list[str], default: str) -> tuple[str, list[str]]:
         a = words.pop(0)
         if a.lower() == "--ruleset":
             if not words:
-                raise Refusal("tour-err-usage", usage="--ruleset R")
+                raise Refused("tour-err-usage", usage="--ruleset R")
             value = words.pop(0).lower()
             if value not in RULESETS:
-                raise Refusal("tour-err-ruleset", value=value[:30], rulesets=", ".join(RULESETS))
+                raise Refused("tour-err-ruleset", value=value[:30], rulesets=", ".join(RULESETS))
             ruleset = value
         elif a.lower() in RULESETS:
             ruleset = a.lower()
@@ -149,7 +147,7 @@ def _ruleset(rest: list[str], default: str) -> tuple[str, list[str]]:
 
 def _checked(numbers: Numbers) -> Numbers:
     if not numbers.win >= numbers.draw >= numbers.loss:
-        raise Refusal("tour-err-points")
+        raise Refused("tour-err-points")
     return numbers
 
 
@@ -166,22 +164,22 @@ async def handle_tournament_command(
 ) -> list[Reply]:
     try:
         return await _tournament(app, user, channel, args)
-    except (Refusal, Refused) as r:
+    except Refused as r:
         return _refused(user, r)
 
 
 async def _tournament(app: Any, user: User, channel: Channel, args: list[str]) -> list[Reply]:
     service = _service(app)
     if not args:
-        raise Refusal("tour-err-usage", usage=TOURNAMENT_USAGE)
+        raise Refused("tour-err-usage", usage=TOURNAMENT_USAGE)
     sub, rest = args[0].lower(), args[1:]
     loc = user.locale
     if sub == "create":
         if not rest:
-            raise Refusal("tour-err-usage", usage=TOURNAMENT_USAGE)
+            raise Refused("tour-err-usage", usage=TOURNAMENT_USAGE)
         fmt_word = rest[0].lower().replace("-", "")
         if fmt_word not in ("roundrobin", "swiss", "elimination"):
-            raise Refusal("tour-err-format", value=rest[0][:30])
+            raise Refused("tour-err-format", value=rest[0][:30])
         allowed = {"--win", "--draw", "--loss", "--round-minutes", "--rounds", "--best-of"}
         allowed.add("--rotate-partners")
         values, words = _numbers(rest[1:], allowed)
@@ -193,7 +191,7 @@ async def _tournament(app: Any, user: User, channel: Channel, args: list[str]) -
         )
         fmt_name = tt(f"tour-format-{t.format.value}", loc)
         text = tt("tour-created", loc, name=t.name, tid=t.id, format=fmt_name, ruleset=t.ruleset)
-        return [Reply(text, buttons=service.page_buttons(t, loc))]
+        return [Reply(text, buttons=service.pages.buttons(t, loc))]
     if sub == "join":
         t = _pick(service, channel, rest, ladder=False)
         await service.join(t.id, user.id, user.name)
@@ -208,18 +206,20 @@ async def _tournament(app: Any, user: User, channel: Channel, args: list[str]) -
         return [Reply(tt("tour-started", loc, name=t.name))]
     if sub == "info":
         t = _pick(service, channel, rest, ladder=False)
-        return [Reply(info_text(service, t, loc), buttons=service.page_buttons(t, loc))]
+        return [Reply(service.pages.info_text(t, loc), buttons=service.pages.buttons(t, loc))]
     if sub == "standings":
         t = _pick(service, channel, rest, ladder=False)
-        text, image = await service.standings_post(t, loc)
+        text, image = await service.pages.standings_answer(t, loc)
         return [Reply(text, image=image, image_name="standings.png")]
     if sub == "pairings":
-        return [Reply(pairings_text(service, _pick(service, channel, rest, ladder=False), loc))]
+        return [
+            Reply(service.pages.pairings_text(_pick(service, channel, rest, ladder=False), loc))
+        ]
     if sub == "drop":
         return await _drop(service, user, channel, rest, ladder=False)
     if sub == "result":
         return await _result(service, user, channel, rest)
-    raise Refusal("tour-err-usage", usage=TOURNAMENT_USAGE)
+    raise Refused("tour-err-usage", usage=TOURNAMENT_USAGE)
 
 
 async def _drop(
@@ -229,7 +229,7 @@ async def _drop(
     account, someone who vanished); they keep what they scored and are not paired again."""
     if not rest or rest[0].startswith("#"):
         usage = f"/{'ladder' if ladder else 'tournament'} drop PLAYER [#ID]"
-        raise Refusal("tour-err-usage", usage=usage)
+        raise Refused("tour-err-usage", usage=usage)
     t = _pick(service, channel, rest[1:], ladder=ladder)
     p = await service.drop(t.id, user.id, user.is_admin, rest[0])
     return [Reply(tt("tour-dropped", user.locale, who=p.name, name=t.name))]
@@ -242,61 +242,21 @@ async def _result(
     words = [w for w in rest if not w.startswith("#")]
     match = parse.ascii_digits(words[0], 9) if words else None
     if len(words) not in (2, 4) or match is None:
-        raise Refusal("tour-err-usage", usage=usage)
+        raise Refused("tour-err-usage", usage=usage)
     t = _pick(service, channel, rest, ladder=False, bare_number=False)
     outcome = {"a": Outcome.A, "b": Outcome.B, "draw": Outcome.DRAW}.get(words[1].lower())
     if outcome is None:
-        raise Refusal("tour-err-outcome")
+        raise Refused("tour-err-outcome")
     scores = (0, 0)
     if len(words) == 4:
         scores = (
             _whole(words[2], "SCORE_A", 0, 100_000),
             _whole(words[3], "SCORE_B", 0, 100_000),
         )
-    if not is_organiser(t, user.id, user.is_admin):
-        raise Refusal("tour-err-organiser", name=t.name)
+    if not t.run_by(user.id, user.is_admin):
+        raise Refused("tour-err-organiser", name=t.name)
     m = await service.set_result(t.id, user.id, user.is_admin, match, outcome, *scores)
     return [Reply(tt("tour-result-set", user.locale, match=m.id, name=t.name))]
-
-
-def info_text(service: TournamentService, t: Tournament, loc: str = "en") -> str:
-    """The tournament's page: format, ruleset, state, organiser and its own numbers."""
-    creator = t.players[t.creator].name if t.creator in t.players else t.creator
-    players = [p.name for p in t.players.values() if p.status == "in"]
-    return tt(
-        "tour-info",
-        loc,
-        name=t.name,
-        tid=t.id,
-        format=tt(f"tour-format-{t.format.value}", loc),
-        ruleset=t.ruleset,
-        status=tt(f"tour-status-{t.status}", loc),
-        creator=creator,
-        numbers=service.numbers_text(t, loc),
-        players=f"{len(players)}: {', '.join(players)}" if players else "0",
-    )
-
-
-def pairings_text(service: TournamentService, t: Tournament, loc: str = "en") -> str:
-    ev = t.event
-    if ev is None or ev.round == 0:
-        return tt("tour-no-rounds", loc)
-    lines = [tt("tour-post-round", loc, name=t.name, round=ev.round, lines="").rstrip()]
-    for m in ev.round_matches():
-        result = m.outcome.value if m.outcome else tt("tour-pairings-playing", loc)
-        lines.append(
-            tt(
-                "tour-pairings-line",
-                loc,
-                match=m.id,
-                a=service.side_name(t, m.a),
-                b=service.side_name(t, m.b),
-                result=result,
-            )
-        )
-    for e in ev.byes.get(ev.round, []):
-        lines.append(tt("tour-post-bye", loc, who=service.entrant_name(t, e)))
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- /ladder
@@ -307,14 +267,14 @@ async def handle_ladder_command(
 ) -> list[Reply]:
     try:
         return await _ladder(app, user, channel, args)
-    except (Refusal, Refused) as r:
+    except Refused as r:
         return _refused(user, r)
 
 
 async def _ladder(app: Any, user: User, channel: Channel, args: list[str]) -> list[Reply]:
     service = _service(app)
     if not args:
-        raise Refusal("tour-err-usage", usage=LADDER_USAGE)
+        raise Refused("tour-err-usage", usage=LADDER_USAGE)
     sub, rest = args[0].lower(), args[1:]
     loc = user.locale
     if sub == "create":
@@ -323,7 +283,7 @@ async def _ladder(app: Any, user: User, channel: Channel, args: list[str]) -> li
         if "--opens-in" in [w.lower() for w in words]:
             i = [w.lower() for w in words].index("--opens-in")
             if i + 1 >= len(words):
-                raise Refusal("tour-err-usage", usage="--opens-in HOURS")
+                raise Refused("tour-err-usage", usage="--opens-in HOURS")
             opens_in = _whole(words[i + 1], "--opens-in", 0, 24 * 90) * 3600.0
             words = words[:i] + words[i + 2 :]
         ruleset, words = _ruleset(words, _default_ruleset(app))
@@ -363,12 +323,12 @@ async def _ladder(app: Any, user: User, channel: Channel, args: list[str]) -> li
     if sub == "drop":
         return await _drop(service, user, channel, rest, ladder=True)
     if sub == "info":
-        return [Reply(info_text(service, _pick(service, channel, rest, ladder=True), loc))]
+        return [Reply(service.pages.info_text(_pick(service, channel, rest, ladder=True), loc))]
     if sub == "standings":
         t = _pick(service, channel, rest, ladder=True)
-        text, image = await service.standings_post(t, loc)
+        text, image = await service.pages.standings_answer(t, loc)
         return [Reply(text, image=image, image_name="standings.png")]
-    raise Refusal("tour-err-usage", usage=LADDER_USAGE)
+    raise Refused("tour-err-usage", usage=LADDER_USAGE)
 
 
 # ---------------------------------------------------------------------- /stats, /leaderboard
@@ -380,7 +340,7 @@ async def handle_stats_command(
     """`/stats [PLAYER]`: ratings per ruleset, provisional until enough matches."""
     try:
         service = _service(app)
-    except (Refusal, Refused) as r:
+    except Refused as r:
         return _refused(user, r)
     loc = user.locale
     who_id, who_name = user.id, user.name
@@ -394,18 +354,18 @@ async def handle_stats_command(
     if not ratings:
         return [Reply(tt("stats-none", loc, who=who_name))]
     lines = [tt("stats-title", loc, who=who_name)]
-    for r in ratings:
+    for rating in ratings:
         lines.append(
             tt(
                 "stats-line",
                 loc,
-                ruleset=r.ruleset,
-                rating=r.display,
-                provisional=tt("stats-provisional", loc) if r.provisional else "",
-                matches=r.matches,
-                wins=r.wins,
-                draws=r.draws,
-                losses=r.losses,
+                ruleset=rating.ruleset,
+                rating=rating.display,
+                provisional=tt("stats-provisional", loc) if rating.provisional else "",
+                matches=rating.matches,
+                wins=rating.wins,
+                draws=rating.draws,
+                losses=rating.losses,
             )
         )
     return [Reply("\n".join(lines))]
@@ -418,7 +378,7 @@ async def handle_leaderboard_command(
     try:
         service = _service(app)
         ruleset, _rest = _ruleset(args, _default_ruleset(app))
-    except (Refusal, Refused) as r:
+    except Refused as r:
         return _refused(user, r)
     loc = user.locale
     board = await service.ratings.leaderboard(ruleset)
@@ -452,15 +412,15 @@ async def handle_tournament_press(
         t = service.get(tid)
         loc = user.locale
         if what == "numbers":
-            return [Reply(info_text(service, t, loc))]
+            return [Reply(service.pages.info_text(t, loc))]
         if what == "join":
             await service.join(t.id, user.id, user.name)
             return [Reply(tt("tour-joined", loc, name=t.name, tid=t.id))]
         if what == "standings":
-            text, image = await service.standings_post(t, loc)
+            text, image = await service.pages.standings_answer(t, loc)
             return [Reply(text, image=image, image_name="standings.png")]
-        raise Refusal("tour-err-stale")
-    except (Refusal, Refused) as r:
+        raise Refused("tour-err-stale")
+    except Refused as r:
         return _refused(user, r)
 
 

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-SEAT_SECONDS = 180  # seed 000: "take your seat within 3 minutes, or you are out"
+SEAT_SECONDS = 180  # docs/rules.md#tournaments: "take your seat within 3 minutes, or you are out"
 
 
 class Outcome(StrEnum):

@@ -73,7 +73,7 @@ def rate_teams(
     team_a: list[Rating], team_b: list[Rating], winner: int | None
 ) -> tuple[list[Rating], list[Rating]]:
     """New ratings after a match; `winner` is 0 (team a), 1 (team b) or None (a draw)."""
-    ranks = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
+    ranks: list[float] = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
     teams = [
         [_MODEL.rating(mu=r.mu, sigma=r.sigma) for r in team_a],
         [_MODEL.rating(mu=r.mu, sigma=r.sigma) for r in team_b],
@@ -106,10 +106,6 @@ class Ratings:
 
     def __init__(self, sql: Database) -> None:
         self.sql = sql
-
-    async def ensure_schema(self) -> None:
-        for stmt in SCHEMA:
-            await self.sql.execute(stmt)
 
     async def get(self, user_id: str, ruleset: str, name: str = "", *, tx: object = None) -> Rating:
         row = await (tx or self.sql).fetchone(  # type: ignore[attr-defined]

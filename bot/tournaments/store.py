@@ -192,6 +192,30 @@ class Tournament:
     def scope(self) -> str:
         return scope_of(self.channel)
 
+    def run_by(self, user_id: str, is_admin: bool) -> bool:
+        """Its organiser, or a server admin, may start it, drop players and set results."""
+        return is_admin or user_id == self.creator
+
+    def users_of(self, side: tuple[int, ...]) -> list[str]:
+        """The players of a side's entrants, in seat order."""
+        return [u for e in side for u in self.teams.get(e, [])]
+
+    def entrant_name(self, entrant: int) -> str:
+        return " & ".join(
+            self.players[u].name if u in self.players else u for u in self.teams.get(entrant, [])
+        )
+
+    def side_name(self, side: tuple[int, ...]) -> str:
+        return " & ".join(self.entrant_name(e) for e in side)
+
+    def find_player(self, who: str) -> Player | None:
+        """A player by user id (`@` allowed) or, when only one has it, by name."""
+        who = who.strip().lstrip("@")
+        if who in self.players:
+            return self.players[who]
+        matches = [p for p in self.players.values() if p.name.casefold() == who.casefold()]
+        return matches[0] if len(matches) == 1 else None
+
 
 def scope_of(channel: str) -> str:
     """The server a channel belongs to ("discord:guild/channel" -> "discord:guild"): a

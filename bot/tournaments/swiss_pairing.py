@@ -1,8 +1,8 @@
 """Pairing one Swiss round, optimal by a stated order of criteria.
 
-The rules (seed 000): never the same opponent twice; the lowest placed who has not sat
-out sits out (nobody twice); "you meet someone on the same points as you, or as close as
-possible". Read as an order of criteria, as the FIDE Dutch system and bbpPairings do:
+The rules (docs/rules.md#tournaments): never the same opponent twice; the lowest placed
+who has not sat out sits out (nobody twice); "you meet someone on the same points as you,
+or as close as possible". Read as an order of criteria, as the FIDE Dutch system and bbpPairings do:
 
 1. no rematch, nobody sits out twice (hard rules), and the bye to the lowest placed
    entrant without one for whom the others can still be paired;
@@ -57,6 +57,7 @@ import itertools
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 import rustworkx as rx
 
@@ -503,7 +504,7 @@ def _least_bound(
             continue
         fewest_out = max(0, 2 * max(ks) - total)  # a window's seats cannot all meet its own
         out = min(away[s] + across * ((total - s) // 2) for s in range(fewest_out, total + 1, 2))
-        least = min(least, sum(parts) - c2 * (total // 2) + out)
+        least = min(least, sum(cast(list[int], parts)) - c2 * (total // 2) + out)
     return least
 
 

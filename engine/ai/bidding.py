@@ -9,9 +9,15 @@ contract out on sampled deals (``expert_bid``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.ai.tables import AT, CONTRACT_CODES, NT, SUIT_MASK, bits
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.match import SeatView
 
 # Weights by rank index (7 8 9 T J Q K A).
 TRUMP_W = (1, 1, 8, 5, 11, 2.5, 3, 6)
@@ -97,9 +103,10 @@ def obvious(hand: int, code: int) -> bool:
     return sum(hand >> (s * 8 + 4) & 1 for s in range(4)) >= 4
 
 
-def auction_state(bids) -> tuple[int | None, int | None, int]:
+def auction_state(bids: Iterable[tuple[int, str]]) -> tuple[int | None, int | None, int]:
     """Bulgarian: (contract code, seat that called it, multiplier) so far."""
-    code = seat = None
+    code: int | None = None
+    seat: int | None = None
     mult = 1
     for s, text in bids:
         if text.startswith("bid "):
@@ -111,21 +118,25 @@ def auction_state(bids) -> tuple[int | None, int | None, int]:
     return code, seat, mult
 
 
-def heuristic_bid(view, level: str) -> str:
+def heuristic_bid(view: SeatView, level: str) -> str:
     """The action text a level chooses in the auction (always one of ``view.legal``)."""
     legal = {a.text for a in view.legal}
     hand = 0
     for c in view.hand:
         hand |= 1 << c
     seat = view.seat
+    if seat is None:
+        raise EngineError("The AI bids from a seat's view.")
     if view.ruleset != "bulgarian":
         return _french(view, level, legal, hand)
     return _bulgarian(view, level, legal, hand, seat)
 
 
-def _french(view, level: str, legal: set[str], hand: int) -> str:
+def _french(view: SeatView, level: str, legal: set[str], hand: int) -> str:
     style = STYLES.get(level, HARD_STYLE)
     turned = view.turned
+    if turned is None or view.seat is None:
+        raise EngineError("The French auction is bid from a seat's view of the turned card.")
     full = hand | (1 << turned)
     turned_suit = turned >> 3
     if "take" in legal:
@@ -149,7 +160,7 @@ def _french(view, level: str, legal: set[str], hand: int) -> str:
     return best if s >= style.name_suit else "pass"
 
 
-def _bulgarian(view, level: str, legal: set[str], hand: int, seat: int) -> str:
+def _bulgarian(view: SeatView, level: str, legal: set[str], hand: int, seat: int) -> str:
     code, bidder, _mult = auction_state(view.bids)
     ours = bidder is not None and bidder % 2 == seat % 2
     if level == "easy":

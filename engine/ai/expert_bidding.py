@@ -11,11 +11,16 @@ hard level has the last word, which keeps the expert sane on hands the rollouts 
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from engine.ai.bidding import auction_state, heuristic_bid, strength
 from engine.ai.scoring import deal_value
 from engine.ai.search import rollout
 from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, bits
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.match import SeatView
 
 SAMPLES = 96  # deals played out by the rules of thumb per decision
 MARGIN = 12.0
@@ -27,9 +32,16 @@ CALL_FLOOR = 15.0  # bidding points a caller surely has (5 cards)
 PASS_CEILING = 30.0  # bidding points a player who passed on the turned card surely lacks
 
 
-def _deals(view, rng: random.Random, n: int) -> list[list[int]]:
+def _seat(view: SeatView) -> int:
+    """The seat the AI bids for (a seat's view always has one)."""
+    if view.seat is None:
+        raise EngineError("The AI bids from a seat's view.")
+    return view.seat
+
+
+def _deals(view: SeatView, rng: random.Random, n: int) -> list[tuple[list[int], list[int]]]:
     """Full 8-card hands for every seat, mine holding my cards (and the turned card)."""
-    me = view.seat
+    me = _seat(view)
     hand = 0
     for c in view.hand:
         hand |= 1 << c
@@ -58,7 +70,7 @@ def _deals(view, rng: random.Random, n: int) -> list[list[int]]:
     return out
 
 
-def _fits_auction(view, hands: list[int]) -> bool:
+def _fits_auction(view: SeatView, hands: list[int]) -> bool:
     """Would the others have bid as they did with these 5 cards?  Loose bounds only: a
     call needs a fair hand for its contract, a pass on the turned card a not-too-strong
     one, so that samples follow the auction without trusting it blindly."""
@@ -76,7 +88,7 @@ def _fits_auction(view, hands: list[int]) -> bool:
     return True
 
 
-def _complete(view, hands: list[int], rest: list[int], taker: int) -> list[int]:
+def _complete(view: SeatView, hands: list[int], rest: list[int], taker: int) -> list[int]:
     """Deal the rest of the deck after the auction (the taker gets the turned card)."""
     h = list(hands)
     i = 0
@@ -110,7 +122,7 @@ class _Outcomes:
     per contract bid more and measured no better (bench/arena.md).
     """
 
-    def __init__(self, view, deals) -> None:
+    def __init__(self, view: SeatView, deals: list[tuple[list[int], list[int]]]) -> None:
         self.view = view
         self.deals = deals
         self.kind = RULESET_KINDS[view.ruleset]
@@ -120,7 +132,7 @@ class _Outcomes:
         """Per deal: my team's card points minus the other's, and the belotes."""
         key = (code, taker)
         if key not in self._cache:
-            me = self.view.seat
+            me = _seat(self.view)
             leader = (self.view.dealer + 1) % 4
             out = []
             for hands, rest in self.deals:
@@ -132,7 +144,7 @@ class _Outcomes:
 
     def value(self, code: int, taker: int, mult: int) -> float:
         """My team's mean deal score minus the other's under this contract."""
-        me = self.view.seat
+        me = _seat(self.view)
         scores = [
             deal_value(self.kind, code, mult, taker & 1, me & 1, diff, (0, 0), belotes)
             for diff, belotes in self.outcomes(code, taker)
@@ -140,7 +152,7 @@ class _Outcomes:
         return sum(scores) / len(scores)
 
 
-def expert_bid(view, rng: random.Random) -> str:
+def expert_bid(view: SeatView, rng: random.Random) -> str:
     """The expert's auction action text (one of ``view.legal``).
 
     Bulgarian: the sampled evaluation chooses among every call, Contre and Recontre.
@@ -149,7 +161,7 @@ def expert_bid(view, rng: random.Random) -> str:
     if view.ruleset != "bulgarian":
         return _french(view, rng)
     legal = [a.text for a in view.legal]
-    me = view.seat
+    me = _seat(view)
     sampled = _Outcomes(view, _deals(view, rng, SAMPLES))
     options: list[tuple[float, str]] = []
     for text in legal:
@@ -157,7 +169,10 @@ def expert_bid(view, rng: random.Random) -> str:
         if trump is not None:
             code, taker, mult = trump, me, 1
         elif text in ("contre", "recontre"):
-            code, taker, mult = auction_state(view.bids)
+            called, caller, mult = auction_state(view.bids)
+            if called is None or caller is None:  # contre needs a contract: never offered
+                continue
+            code, taker = called, caller
             base = sampled.value(code, taker, mult)
             new = sampled.value(code, taker, 2 if text == "contre" else 4)
             if new > base + CONTRE_MARGIN and new > 0:
@@ -182,16 +197,16 @@ def expert_bid(view, rng: random.Random) -> str:
     return "pass"
 
 
-def _trump_called(view, text: str) -> int | None:
+def _trump_called(view: SeatView, text: str) -> int | None:
     """The contract code an auction action calls (``take``: the turned suit), if any."""
-    if text == "take":
+    if text == "take" and view.turned is not None:
         return view.turned >> 3
     if text.startswith("bid "):
         return CONTRACT_CODES[text[4:]]
     return None
 
 
-def _french(view, rng: random.Random) -> str:
+def _french(view: SeatView, rng: random.Random) -> str:
     """French auction: the hard evaluation proposes and the samples may veto; a hand it
     passes is still called when the samples value a contract highly (measured: proposing
     at a low margin over-bid, at ``PROPOSE_MARGIN`` it gained, see bench/arena.md)."""
@@ -200,10 +215,12 @@ def _french(view, rng: random.Random) -> str:
     if "pass" not in legal:
         return hint
     sampled = _Outcomes(view, _deals(view, rng, SAMPLES))
-    if hint != "pass":
-        value = sampled.value(_trump_called(view, hint), view.seat, 1)
+    me = _seat(view)
+    hinted = _trump_called(view, hint)
+    if hinted is not None:
+        value = sampled.value(hinted, me, 1)
         return "pass" if value < -VETO_MARGIN else hint
     calls = [(t, _trump_called(view, t)) for t in legal]
-    values = [(sampled.value(code, view.seat, 1), t) for t, code in calls if code is not None]
+    values = [(sampled.value(code, me, 1), t) for t, code in calls if code is not None]
     best = max(values, key=lambda vt: vt[0], default=None)  # the first of equals, as bid
     return best[1] if best is not None and best[0] > PROPOSE_MARGIN else "pass"

@@ -146,7 +146,7 @@ def _lead(
     # Otherwise lead low from a side suit, never a lonely ten.
     side = [c for c in cards if not (code < 4 and c >> 3 == code)] or cards
 
-    def risk(c: int) -> tuple:
+    def risk(c: int) -> tuple[bool, int, int, int]:
         suit_cards = hand & SUIT_MASK[c >> 3]
         guarded_ten = pts[c] >= 10 and suit_cards.bit_count() == 1
         return (guarded_ten, pts[c], -suit_cards.bit_count(), power[c])

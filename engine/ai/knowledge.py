@@ -13,6 +13,7 @@ their cards.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engine.ai.tables import (
     CONTRACT_CODES,
@@ -22,6 +23,10 @@ from engine.ai.tables import (
     last_trick_bonus,
     legal_mask,
 )
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.match import SeatView
 
 
 @dataclass
@@ -64,12 +69,14 @@ class Knowledge:
         return sum(self.hand_sizes)
 
 
-def knowledge_from_view(view) -> Knowledge:
+def knowledge_from_view(view: SeatView) -> Knowledge:
     """Build the play-phase knowledge of ``view.seat`` (view must be in the play phase)."""
     contract = view.contract
+    seat = view.seat
+    if contract is None or seat is None:
+        raise EngineError("The AI plays from a seat's view in the play phase.")
     code = CONTRACT_CODES[contract.trump]
     kind = RULESET_KINDS[view.ruleset]
-    seat = view.seat
     hand = 0
     for c in view.hand:
         hand |= 1 << c
@@ -149,7 +156,7 @@ def knowledge_from_view(view) -> Knowledge:
         played=played,
         trick=trick,
         leader=leader,
-        hand_sizes=tuple(view.hand_sizes),
+        hand_sizes=view.hand_sizes,
         excluded=excluded,
         known=known,
         points=points,
@@ -162,7 +169,7 @@ def knowledge_from_view(view) -> Knowledge:
     )
 
 
-_EXCL_CACHE: dict[tuple, int] = {}
+_EXCL_CACHE: dict[tuple[int, int, int, tuple[int, ...]], int] = {}
 
 
 def _excluded_by(kind: int, code: int, card: int, prefix: list[int]) -> int:

@@ -20,6 +20,7 @@ equivalences) the tests compare against.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, overload
 
 from engine.ai.tables import (
     ABOVE,
@@ -36,10 +37,11 @@ from engine.ai.tables import (
 try:
     from engine.ai import _dds
 except ImportError:  # built without a C compiler: the pure-Python solver does it all
-    _dds = None
+    COMPILED = False
+else:
+    COMPILED = True
 
 INF = 10_000
-COMPILED = _dds is not None
 
 
 class NodeLimit(Exception):
@@ -61,10 +63,22 @@ def solve(pos: Position, max_team: int, max_nodes: int | None = None) -> tuple[i
     return _solve(pos, max_team, max_nodes, root=False)
 
 
-def _solve(pos: Position, max_team: int, max_nodes: int | None, root: bool):
-    if _dds is None:
+@overload
+def _solve(
+    pos: Position, max_team: int, max_nodes: int | None, root: Literal[True]
+) -> tuple[dict[int, int], int]: ...
+@overload
+def _solve(
+    pos: Position, max_team: int, max_nodes: int | None, root: Literal[False]
+) -> tuple[int, int]: ...
+def _solve(
+    pos: Position, max_team: int, max_nodes: int | None, root: bool
+) -> tuple[dict[int, int], int] | tuple[int, int]:
+    if not COMPILED:
         solver = Solver(pos.kind, pos.code, max_team, max_nodes)
-        return (solver.root_values(pos) if root else solver.value(pos)), solver.nodes
+        if root:
+            return solver.root_values(pos), solver.nodes
+        return solver.value(pos), solver.nodes
     limit = -1 if max_nodes is None else max(0, max_nodes)
     compiled = _dds.root_values if root else _dds.value
     try:
@@ -156,7 +170,9 @@ class Solver:
         return self._child(hands, pos.leader, [*pos.trick, card], pos.won, alpha, beta)
 
     # -- search -------------------------------------------------------------------
-    def _close(self, hands: list[int], leader: int, trick: list[int], won: int):
+    def _close(
+        self, hands: list[int], leader: int, trick: list[int], won: int
+    ) -> tuple[int, int, int]:
         code = self.code
         pts = POINTS[code]
         w = winner_index(code, trick)
@@ -354,7 +370,7 @@ class Solver:
             else:
                 above = ABOVE[code]
 
-                def lead_key(c: int) -> tuple:
+                def lead_key(c: int) -> tuple[int, int]:
                     if not above[c] & others:  # master of its suit: cash it, richest first
                         return (0, -pts[c])
                     return (1, power[c])

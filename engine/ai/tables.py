@@ -37,7 +37,9 @@ def is_trump_card(code: int, card: int) -> bool:
     return code == AT or (code < 4 and card >> 3 == code)
 
 
-def _build(code: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple]:
+def _build(
+    code: int,
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
     power = []
     points = []
     above = []

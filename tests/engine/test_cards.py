@@ -1,4 +1,4 @@
-"""Card text of RULES.md: rank `7 8 9 T J Q K A` + suit `C D H S`; ints and masks."""
+"""Card text (docs/rules.md#cards): rank `7 8 9 T J Q K A` + suit `C D H S`; ints and masks."""
 
 import pytest
 from hypothesis import given

@@ -1,5 +1,6 @@
-"""The core's mask arithmetic against a plain reference written from RULES.md's play
-sentences, over random hands and tricks of every ruleset and contract."""
+"""The core's mask arithmetic against a plain reference written from the play sections of
+docs/rules.md (#classic-play, #club-play, #bulgarian-play), over random hands and tricks of
+every ruleset and contract."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

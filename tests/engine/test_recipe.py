@@ -1,4 +1,4 @@
-"""The fair-deal recipe of seed 000 ("The exact recipe"), byte for byte."""
+"""The fair-deal recipe of docs/rules.md#the-deck-of-deal-k, byte for byte."""
 
 import hashlib
 import hmac
@@ -13,7 +13,8 @@ ZERO_INPUTS = DeckInputs(bytes(32), (bytes(16), None))
 
 
 def reference_deck(server, seats, drand_round, drand_value, k, size=32):
-    """The recipe written straight from seed 000's table, independently of engine/."""
+    """The recipe written straight from the table of docs/rules.md#the-deck-of-deal-k,
+    independently of engine/."""
     msg_tail = bytes([len(seats)])
     for s in seats:
         msg_tail += b"\x00" if s is None else bytes([16]) + s

@@ -1,5 +1,4 @@
-"""RULES.md, `bulgarian` (seed 002; rounding and hanging from seed 003): one test per rule
-sentence."""
+"""docs/rules.md, "Bulgarian": one test per rule sentence, under the section it tests."""
 
 import pytest
 
@@ -21,12 +20,14 @@ def auction(*calls: str) -> Match:
     return m
 
 
+# docs/rules.md#bulgarian-dealing
 def test_deal_3_then_2_bid_then_3_more_nothing_is_turned_up():
     m = Match("bulgarian", decks=SPARE)
     assert m.turned is None and m.view(1).turned is None
     assert [len(m.hand(s)) for s in range(4)] == [5, 5, 5, 5]
 
 
+# docs/rules.md#bulgarian-the-auction
 def test_the_auction_starts_at_the_dealers_next_seat_in_rising_order():
     m = Match("bulgarian", decks=SPARE)
     assert m.to_move == 1
@@ -91,6 +92,7 @@ def test_four_passes_with_no_call_redeal_by_the_next_dealer():
     assert m.deal_number == 1 and m.dealer == 1 and m.to_move == 2
 
 
+# docs/rules.md#bulgarian-play
 def test_play_follow_suit():
     assert legal("bulgarian", "H", "7C AC JD", "KC") == {"7C", "AC"}
 
@@ -130,7 +132,8 @@ def test_no_trump_only_follow_suit():
     assert legal("bulgarian", "NT", "8D 7H", "AC") == {"8D", "7H"}
 
 
-def test_card_values_per_seed_002():
+# docs/rules.md#bulgarian-card-values
+def test_card_values_per_contract():
     at = [card_points(c, "AT") for c in pc("JC 9C AC TC KC QC 8C 7C")]
     nt = [card_points(c, "NT") for c in pc("AC TC KC QC JC 9C 8C 7C")]
     assert at == [20, 14, 11, 10, 4, 3, 0, 0] and nt == [11, 10, 4, 3, 2, 0, 0, 0]
@@ -142,6 +145,7 @@ def test_deal_totals_no_trump_260_all_trump_258_suits_162(contract, total):
     assert f * (sum(card_points(c, contract) for c in range(32)) + 10) == total
 
 
+# docs/rules.md#bulgarian-announcements
 def test_announcements_in_suit_and_all_trump_contracts_only():
     deck = bulgarian_deck({1: "7C 8C 9C KH QH JS 9S AD"})
     for contract, melds in (("NT", False), ("AT", True), ("C", True)):
@@ -204,6 +208,7 @@ def test_of_sequences_length_then_top_card_equal_best_nobody():
     assert [c for *_, c in counting_melds(BG, 5, same_team)] == [True, True]
 
 
+# docs/rules.md#bulgarian-scoring
 def test_the_contract_team_must_score_more_else_the_whole_deal_goes_to_the_other():
     s = score_bulgarian(0, 1, 0, (90, 72), (4, 4), (0, 0), (0, 0))
     assert s.outcome == "made" and s.points == (9, 7)
@@ -239,11 +244,12 @@ def test_capot_252_in_suits():
     assert score_bulgarian(1, 1, 1, (0, 162), (0, 8), (0, 0), (0, 0)).totals == (0, 252)
 
 
+# docs/rules.md#bulgarian-rounding-to-tens
 @pytest.mark.parametrize(
     ("value", "code", "tens"),
     [(35, 0, 3), (36, 0, 4), (125, 5, 13), (124, 5, 12), (108, 4, 11), (105, 4, 10)],
 )
-def test_scores_are_kept_in_tens_seed_003_examples(value, code, tens):
+def test_scores_are_kept_in_tens_the_rules_examples(value, code, tens):
     assert round_one(value, code) == tens
 
 
@@ -281,10 +287,12 @@ def capot_match(target=None):
     return m
 
 
+# docs/rules.md#bulgarian-the-end-of-the-match
 def test_game_to_151():
     assert Match("bulgarian", decks=SPARE).target == 151
 
 
+# docs/rules.md#bulgarian-scoring
 def test_a_capot_deal_scores_258_plus_90():
     m = capot_match()
     play_out(m, eager)
@@ -292,6 +300,7 @@ def test_a_capot_deal_scores_258_plus_90():
     assert r.capot == 1 and r.totals == (0, 348) and r.points == (0, 35)
 
 
+# docs/rules.md#bulgarian-the-end-of-the-match
 def test_a_game_cannot_end_on_a_deal_that_one_team_took_capot():
     m = capot_match()
     m.scores = (0, 140)
@@ -307,6 +316,7 @@ def test_a_team_reaching_151_on_a_deal_without_capot_wins():
     assert m.phase is Phase.OVER and m.winner == (0 if m.scores[0] > m.scores[1] else 1)
 
 
+# docs/rules.md#held-points
 def test_hanging_points_go_to_whoever_wins_the_next_deal():
     m = capot_match()
     m.hanging = 8

@@ -1,4 +1,4 @@
-"""RULES.md, `classic` (seed 004): one test per rule sentence."""
+"""docs/rules.md, "Classic": one test per rule sentence, under the section it tests."""
 
 import pytest
 
@@ -16,6 +16,7 @@ def hearts_capot_match(ruleset="classic", target=None):
     return Match(ruleset, decks=[deck, *SPARE], target=target)
 
 
+# docs/rules.md#dealing-from-the-deck
 def test_deal_3_then_2_to_each_seat_and_turn_deck_20():
     deck = french_deck(ALL_HEARTS, turned="JH", taker=1)
     m = Match("classic", decks=[deck, *SPARE])
@@ -23,6 +24,7 @@ def test_deal_3_then_2_to_each_seat_and_turn_deck_20():
     assert all(len(m.hand(s)) == 5 for s in range(4))
 
 
+# docs/rules.md#classic-the-auction
 def test_round_1_from_the_dealers_next_seat_take_the_turned_suit_or_pass():
     m = hearts_capot_match()
     assert m.to_move == 1
@@ -50,6 +52,7 @@ def test_all_pass_twice_redeal_by_the_next_dealer():
     assert m.deal_number == 1 and m.dealer == 1 and m.phase is Phase.BIDDING
 
 
+# docs/rules.md#dealing-from-the-deck
 def test_then_the_taker_gets_the_turned_card_and_2_every_other_seat_3():
     m = Match("classic", decks=[list(range(32)), *SPARE])  # deck[i] == card i
     m.apply(1, "pass")
@@ -61,6 +64,7 @@ def test_then_the_taker_gets_the_turned_card_and_2_every_other_seat_3():
     assert m.hand(0) == sorted(deck[9:12] + deck[18:20] + deck[29:32])
 
 
+# docs/rules.md#classic-play
 def test_the_dealers_next_seat_leads():
     m = hearts_capot_match()
     m.apply(1, "pass")
@@ -119,6 +123,7 @@ def _play(m, choose_belote):
     return m.deals[0].result
 
 
+# docs/rules.md#classic-belote-rebelote
 def test_belote_rebelote_is_20_counted_only_if_announced_the_player_chooses():
     with_belote = _play(hearts_capot_match(), True)
     without = _play(hearts_capot_match(), False)
@@ -147,6 +152,7 @@ def test_belote_needs_king_and_queen_of_trump_in_one_hand():
     assert not any(a.belote for a in m.legal_actions(1))
 
 
+# docs/rules.md#classic-scoring
 def test_the_takers_must_score_more_than_the_defenders_card_points_plus_belote():
     assert score_french(0, (91, 71), (4, 4), (0, 0), (0, 0)).outcome == "made"
     assert score_french(0, (71, 91), (4, 4), (0, 0), (20, 0)).outcome == "dispute"  # 91 = 91
@@ -168,6 +174,7 @@ def test_level_81_81_a_dispute_defenders_score_takers_keep_belote_card_points_he
     assert s.points == (20, 91) and s.held == 71
 
 
+# docs/rules.md#held-points
 def test_held_points_go_to_the_team_that_scores_more_in_the_next_deal():
     m = hearts_capot_match()
     m.hanging = 81  # as if the deal before was a dispute
@@ -177,6 +184,7 @@ def test_held_points_go_to_the_team_that_scores_more_in_the_next_deal():
     assert m.scores == (r.points[0], r.points[1] + 81)
 
 
+# docs/rules.md#classic-scoring
 def test_capot_the_team_that_takes_all_8_tricks_scores_252_instead_of_162():
     m = hearts_capot_match()
     play_out(m, eager)
@@ -189,6 +197,7 @@ def test_set_by_a_defenders_capot_gives_them_252():
     assert score_french(0, (0, 162), (0, 8), (0, 0), (0, 0)).points == (0, 252)
 
 
+# docs/rules.md#classic
 def test_no_melds_no_doubling_no_no_trump_or_all_trump():
     rules = get_ruleset("classic")
     assert not rules.has_melds and not rules.doubling and rules.contracts == ("C", "D", "H", "S")
@@ -205,11 +214,13 @@ def test_no_melds_no_doubling_no_no_trump_or_all_trump():
         Match("classic", decks=SPARE).apply(1, Action.bid("NT"))
 
 
+# docs/rules.md#classic-the-end-of-the-match
 def test_game_to_1000_or_the_tables_own_target():
     assert Match("classic", decks=SPARE).target == 1000
     assert Match("classic", decks=SPARE, target=500).target == 500
 
 
+# docs/rules.md#the-end-of-a-match
 def test_a_team_that_passes_the_target_wins():
     m = hearts_capot_match(target=200)
     play_out(m, eager)

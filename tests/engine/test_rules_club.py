@@ -1,4 +1,4 @@
-"""RULES.md, `club` (seed 000): one test per rule sentence."""
+"""docs/rules.md, "Club": one test per rule sentence, under the section it tests."""
 
 import pytest
 
@@ -18,6 +18,7 @@ def melds_of(hand: str, trump: str = "S") -> list[tuple[str, int]]:
     )
 
 
+# docs/rules.md#club-the-auction
 def test_round_2_the_dealer_speaks_last_and_if_all_others_passed_must_choose():
     m = Match("club", decks=SPARE)
     for _ in range(7):
@@ -38,6 +39,7 @@ def test_round_2_each_names_a_suit_other_than_the_turned_one_or_passes():
     assert [a.text for a in m.legal_actions(1)] == ["pass", "bid C", "bid D", "bid S"]
 
 
+# docs/rules.md#club-play
 def test_void_you_must_trump_even_when_your_partner_holds_the_trick():
     assert legal("club", "H", "7H JH 8D", "AC 7C") == {"7H", "JH"}
 
@@ -59,6 +61,7 @@ def test_follow_suit_comes_first():
     assert legal("club", "H", "7C JH", "AC 9H") == {"7C"}
 
 
+# docs/rules.md#club-melds
 @pytest.mark.parametrize(
     ("hand", "expected"),
     [
@@ -140,6 +143,7 @@ def meld_match():
     return Match("club", decks=[deck, *SPARE])
 
 
+# docs/rules.md#announcing-belote-and-melds
 def test_melds_are_declared_with_your_first_card():
     m = meld_match()
     m.apply(1, "take")
@@ -176,6 +180,7 @@ def test_melds_are_shown_to_all_when_the_first_trick_ends():
     assert [(s, mm.points, c) for s, mm, c in shown] == [(1, 50, True), (2, 20, False)]
 
 
+# docs/rules.md#club-scoring
 def test_declared_melds_that_count_are_scored():
     m = meld_match()
 
@@ -190,11 +195,13 @@ def test_declared_melds_that_count_are_scored():
     assert r.melds == (0, 50)
 
 
+# docs/rules.md#club-melds
 def test_belote_is_counted_as_in_classic_whatever_melds():
     s = score_french(0, (100, 62), (5, 3), (0, 50), (20, 0))
     assert s.outcome == "made" and s.points == (120, 112)
 
 
+# docs/rules.md#club-scoring
 def test_the_takers_must_score_more_melds_and_belote_included():
     assert score_french(0, (92, 70), (5, 3), (0, 20), (0, 0)).outcome == "made"  # 92 > 90
     assert score_french(0, (91, 71), (5, 3), (0, 20), (0, 0)).outcome == "dispute"  # 91 = 91

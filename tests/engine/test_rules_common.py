@@ -1,4 +1,5 @@
-"""RULES.md, "Common to all rulesets": one test per rule sentence."""
+"""docs/rules.md, "Common to all rulesets" and "The fair deal": one test per rule sentence,
+under the section it tests."""
 
 import pytest
 
@@ -22,6 +23,7 @@ from .helpers import bulgarian_deck, eager, french_deck, play_out
 INPUTS = DeckInputs(bytes(range(32)), (bytes(16), None, bytes(16), None))
 
 
+# docs/rules.md#table-and-seats
 def test_four_players_and_the_next_seat_is_seat_plus_one_mod_4():
     m = Match("classic", inputs=INPUTS)
     seen = []
@@ -32,6 +34,7 @@ def test_four_players_and_the_next_seat_is_seat_plus_one_mod_4():
     assert m.to_move == 1
 
 
+# docs/rules.md#tricks
 def test_trick_points_go_to_the_team_of_the_trick_winner():
     # seat 2 wins a trick: it counts for team 0 ({0, 2})
     deck = french_deck(
@@ -50,6 +53,7 @@ def test_trick_points_go_to_the_team_of_the_trick_winner():
     assert m._card_pts == [23, 0]
 
 
+# docs/rules.md#table-and-seats
 def test_the_first_dealer_is_seat_0():
     assert Match("club", inputs=INPUTS).dealer == 0
 
@@ -65,11 +69,13 @@ def test_the_deal_passes_to_the_next_seat_after_every_deal_a_redeal_included(rul
     assert m.dealer == 2 and m.deal_number == 2
 
 
+# docs/rules.md#cards
 def test_32_cards_ranks_7_to_ace():
     deck = shuffled_deck(INPUTS, 0)
     assert sorted(deck) == list(range(32))
 
 
+# docs/rules.md#card-order-and-values
 def test_trump_order_is_J_9_A_10_K_Q_8_7():
     order = ["JH", "9H", "AH", "TH", "KH", "QH", "8H", "7H"]
     for i in range(len(order) - 1):
@@ -96,6 +102,7 @@ def test_plain_values_are_11_10_4_3_2_0_0_0():
     assert [card_points(c, "S") for c in plain] == [11, 10, 4, 3, 2, 0, 0, 0]
 
 
+# docs/rules.md#tricks
 def test_a_trump_beats_any_plain_card_and_an_off_suit_card_never_wins():
     assert trick_winner("H", parse_cards("AC 7H TC KC")) == 1
     assert trick_winner("H", parse_cards("9C AS AD 7C")) == 0
@@ -115,6 +122,7 @@ def test_last_trick_is_worth_10_more(ruleset):
         assert ev.data["points"] == raw + (10 if i == 7 else 0)
 
 
+# docs/rules.md#card-order-and-values
 def test_melds_use_the_natural_order_for_sequences():
     rules = get_ruleset("club")
     (meld,) = find_melds(mask_of(parse_cards("9H TH JH 7C 9S KD AD 8S")), "S", rules)
@@ -124,6 +132,7 @@ def test_melds_use_the_natural_order_for_sequences():
     assert find_melds(mask_of(parse_cards("JH 9H AH 7C 9S KD QS 8S")), "H", rules) == []
 
 
+# docs/rules.md#the-deck-of-deal-k
 @pytest.mark.parametrize("ruleset", ["classic", "bulgarian"])
 def test_every_deck_comes_from_the_recipe_and_k_counts_redeals(ruleset):
     m = Match(ruleset, inputs=INPUTS)
@@ -135,6 +144,7 @@ def test_every_deck_comes_from_the_recipe_and_k_counts_redeals(ruleset):
         assert deal.deck == shuffled_deck(INPUTS, k)
 
 
+# docs/rules.md#dealing-from-the-deck
 @pytest.mark.parametrize("ruleset", ["classic", "club"])
 def test_dealing_starts_with_deck_0_to_the_dealers_next_seat_in_packets_3_then_2(ruleset):
     m = Match(ruleset, inputs=INPUTS)
@@ -156,6 +166,7 @@ def test_bulgarian_dealing_3_2_then_3():
     assert cards_text(m.hand(1)) == "7C 8C 9C TC JC QC KC AC"
 
 
+# docs/rules.md#cards
 def test_actions_have_one_canonical_text():
     for text in [
         "pass",

@@ -9,7 +9,7 @@ from bot.show.render import samples
 from bot.show.render.hand import compose_hand
 from bot.show.render.messages import MESSAGES, message_id, translator
 
-SOURCE = Path(__file__).resolve().parents[2] / "bot" / "render"
+SOURCE = Path(__file__).resolve().parents[2] / "bot" / "show" / "render"
 
 
 def test_every_tr_literal_is_listed():

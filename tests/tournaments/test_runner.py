@@ -5,18 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import threading
 import time
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.commands.inputs import Refused
 from bot.ops.clock import FakeClock, SystemClock
 from bot.ops.scheduler import ApsScheduler, FakeScheduler
-from bot.platform import RecordingPlatform
-from bot.tournaments import swiss as swiss_module
+from bot.platform import Post, RecordingPlatform
+from bot.tournaments.event import Event
+from bot.tournaments.formats import make_event
 from bot.tournaments.model import SEAT_SECONDS, Format, NoPairing, Numbers, Outcome
-from bot.tournaments.runner import Refusal, TableRequest, TournamentService
+from bot.tournaments.pages import Row
+from bot.tournaments.progression import MakeEvent
+from bot.tournaments.runner import TableRequest, TournamentService
 from bot.tournaments.store import TournamentDB
+from bot.tournaments.swiss import Swiss, SwissPairing, pair_swiss
 
 
 class FakeHost:
@@ -41,14 +49,24 @@ class FakeHost:
 
 
 class Rig:
-    def __init__(self, path: Path, clock: FakeClock, host: FakeHost) -> None:
+    def __init__(
+        self, path: Path, clock: FakeClock, host: FakeHost, make_event: MakeEvent = make_event
+    ) -> None:
         self.path, self.clock, self.host = path, clock, host
+        self.make_event = make_event
         self.platform = RecordingPlatform()
 
     async def boot(self) -> TournamentService:
         self.db = await TournamentDB.open(self.path)
         self.scheduler = FakeScheduler(self.clock)
-        self.svc = TournamentService(self.db, self.scheduler, self.clock, self.platform, self.host)
+        self.svc = TournamentService(
+            self.db,
+            self.scheduler,
+            self.clock,
+            self.platform,
+            self.host,
+            make_event=self.make_event,
+        )
         await self.svc.start()
         await self.scheduler.advance(0)  # deadlines that passed while down fire now
         return self.svc
@@ -58,7 +76,11 @@ class Rig:
         self.svc.cancel_deadlines()
         await self.db.sql.close()
 
-    async def play_open_tables(self, winner=lambda req: 0, sit=lambda req, u: True) -> int:
+    async def play_open_tables(
+        self,
+        winner: Callable[[TableRequest], int | None] = lambda req: 0,
+        sit: Callable[[TableRequest, str], bool] = lambda req, u: True,
+    ) -> int:
         """Everyone sits down (unless `sit` says no) and each open match ends."""
         played = 0
         for ref in self.host.live():
@@ -76,14 +98,14 @@ class Rig:
 
 
 @pytest.fixture
-async def rig(tmp_path: Path):
+async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
     r = Rig(tmp_path / "bot.db", FakeClock(), FakeHost())
     await r.boot()
     yield r
     await r.db.close()
 
 
-async def _event(rig: Rig, fmt: Format, players: int, **numbers) -> int:
+async def _event(rig: Rig, fmt: Format, players: int, **numbers: Any) -> int:
     t = await rig.svc.create("u1", "test:guild/chan", fmt, "Cup", "club", Numbers(**numbers))
     for i in range(1, players + 1):
         await rig.svc.join(t.id, f"u{i}", f"P{i}")
@@ -195,7 +217,7 @@ async def test_withdrawing_keeps_points_and_forfeits_the_match(rig: Rig) -> None
     while t.status == "running":
         await rig.play_open_tables()
     assert t.event.points()[e] == before
-    with pytest.raises(Refusal):
+    with pytest.raises(Refused):
         await rig.svc.withdraw(tid, quitter)
 
 
@@ -298,7 +320,7 @@ async def test_organiser_corrects_a_result_with_an_audit_trail(rig: Rig) -> None
     t = rig.svc.get(tid)
     await rig.play_open_tables()
     m = t.event.round_matches(1)[0]
-    with pytest.raises(Refusal) as refused:
+    with pytest.raises(Refused) as refused:
         await rig.svc.set_result(tid, "u5", False, m.id, Outcome.B)
     assert refused.value.key == "tour-err-organiser"
     await rig.svc.set_result(tid, "u1", False, m.id, Outcome.B, 600, 1001)
@@ -307,14 +329,14 @@ async def test_organiser_corrects_a_result_with_an_audit_trail(rig: Rig) -> None
     trail = await rig.db.audit_trail(tid)
     assert [a for _, _, a, _ in trail] == ["result", "result"]
     assert trail[0][3]["before"]["outcome"] == "a" and trail[0][3]["after"]["outcome"] == "b"
-    with pytest.raises(Refusal):
+    with pytest.raises(Refused):
         await rig.svc.set_result(tid, "u1", False, 999, Outcome.A)
 
 
 async def test_organiser_drops_a_player(rig: Rig) -> None:
     tid = await _event(rig, Format.SWISS, 8, rounds=2)
     t = rig.svc.get(tid)
-    with pytest.raises(Refusal):
+    with pytest.raises(Refused):
         await rig.svc.drop(tid, "u2", False, "P3")
     p = await rig.svc.drop(tid, "u1", False, "p3")
     assert p.status == "out" and p.reason == "dropped"
@@ -323,19 +345,35 @@ async def test_organiser_drops_a_player(rig: Rig) -> None:
     assert any(m.forfeit and m.won_by(e) is False for m in t.event.round_matches(1))
 
 
-async def test_no_pairing_ends_the_event_and_tells_the_organiser(rig: Rig, monkeypatch) -> None:
+def swiss_unpairable_after_round_one(
+    fmt: Format, entrants: int, numbers: Numbers, ratings: dict[int, float]
+) -> Event:
+    """A Swiss whose second round finds no pairing (as if every one were a rematch)."""
+
+    def pairing(
+        order: list[int],
+        points: Mapping[int, int],
+        met: Mapping[int, Collection[int]],
+        had_bye: Iterable[int],
+    ) -> SwissPairing:
+        if any(met.values()):
+            raise NoPairing("no pairing of this round avoids a rematch")
+        return pair_swiss(order, points, met, had_bye)
+
+    return Swiss(entrants, numbers, ratings, pairing=pairing)
+
+
+async def test_no_pairing_ends_the_event_and_tells_the_organiser(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "bot.db", FakeClock(), FakeHost(), swiss_unpairable_after_round_one)
+    await rig.boot()
     tid = await _event(rig, Format.SWISS, 8, rounds=3)
     t = rig.svc.get(tid)
-
-    def impossible(*args, **kwargs):
-        raise NoPairing("no pairing of this round avoids a rematch")
-
-    monkeypatch.setattr(swiss_module, "pair_swiss", impossible)
     await rig.play_open_tables()
     assert t.status == "over" and t.event.round == 1
     private = [p for p in rig.platform.posts if p.to_user == "u1"]
     assert private and "cannot be paired" in private[0].text
     assert not rig.host.live()
+    await rig.db.close()
 
 
 async def test_rotating_partners_table_of_four(rig: Rig) -> None:
@@ -352,16 +390,16 @@ async def test_starting_needs_even_players_and_an_organiser(rig: Rig) -> None:
     t = await rig.svc.create("u1", "test:g/c", Format.SWISS, "Odd", "club", Numbers(rounds=2))
     for i in range(1, 6):
         await rig.svc.join(t.id, f"u{i}", f"P{i}")
-    with pytest.raises(Refusal) as r:
+    with pytest.raises(Refused) as r:
         await rig.svc.start_event(t.id, "u2", False)
     assert r.value.key == "tour-err-organiser"
-    with pytest.raises(Refusal) as r:
+    with pytest.raises(Refused) as r:
         await rig.svc.start_event(t.id, "u1", False)
     assert r.value.key == "tour-err-players-even"
-    with pytest.raises(Refusal):
+    with pytest.raises(Refused):
         await rig.svc.join(t.id, "u3", "P3")
     await rig.svc.withdraw(t.id, "u5")
-    with pytest.raises(Refusal) as r:  # 4 players, 2 teams: at most 1 Swiss round
+    with pytest.raises(Refused) as r:  # 4 players, 2 teams: at most 1 Swiss round
         await rig.svc.start_event(t.id, "u1", False)
     assert r.value.key == "tour-err-setup"
     assert t.status == "open" and t.event is None
@@ -399,7 +437,7 @@ async def test_ladder_window_points_withdrawal_and_leaving(rig: Rig) -> None:
     await rig.svc.withdraw(t.id, "u3")
     await rig.svc.on_rated_match("m6", "test:g/c", "club", a, b, 1)
     assert t.players["u3"].points == 1 and t.players["u4"].points == 4
-    rows = await rig.svc.standings_rows(t)
+    rows = await rig.svc.pages.standings_rows(t)
     assert [r["points"] for r in rows] == sorted((r["points"] for r in rows), reverse=True)
     await rig.scheduler.advance(2 * 86_400)
     assert t.status == "over"
@@ -468,7 +506,7 @@ async def test_correcting_the_final_after_the_end_changes_the_winner(rig: Rig) -
     assert t.event.standings()[0].entrant == 2
     assert len([p for p in rig.platform.posts if p.key.endswith(":standings")]) == posts + 1
     semi = t.event.round_matches(1)[0]
-    with pytest.raises(Refusal):  # an earlier round can no longer change
+    with pytest.raises(Refused):  # an earlier round can no longer change
         await rig.svc.set_result(tid, "u1", False, semi.id, Outcome.B)
 
 
@@ -500,3 +538,55 @@ async def test_the_event_posts_in_its_organisers_language_even_after_a_restart(
     assert teams and "les équipes pour tout le tournoi" in teams[-1].text
     assert any("ronde 1" in p.text for p in rig.platform.posts)
     assert not any("the teams for the whole event" in p.text for p in rig.platform.posts)
+
+
+class CallingBackPlatform(RecordingPlatform):
+    """Delivers like the recording platform; on the standings post it first asks the
+    service for a change (a join), which waits forever if the lock is still held."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.svc: TournamentService | None = None
+        self.joined_meanwhile = False
+
+    async def deliver(self, post: Post) -> None:
+        if post.key.endswith(":standings") and self.svc is not None:
+            [other] = self.svc.in_channel("test:g/other")
+            await asyncio.wait_for(self.svc.join(other.id, "u9", "P9"), timeout=2)
+            self.joined_meanwhile = True
+        await super().deliver(post)
+
+
+async def test_the_standings_picture_is_drawn_off_the_loop_and_posted_after_the_lock(
+    tmp_path: Path,
+) -> None:
+    loop_thread = threading.get_ident()
+    drawn_in: list[int] = []
+
+    def draw(title: str, rows: list[Row], names: list[str]) -> bytes:
+        drawn_in.append(threading.get_ident())
+        return b"\x89PNG " + title.encode()
+
+    clock, platform = FakeClock(), CallingBackPlatform()
+    db = await TournamentDB.open(tmp_path / "bot.db")
+    svc = TournamentService(
+        db, FakeScheduler(clock), clock, platform, FakeHost(), draw_standings=draw
+    )
+    platform.svc = svc
+    await svc.start()
+    await svc.create("u9", "test:g/other", Format.SWISS, "Next", "club", Numbers())
+    t = await svc.create("u1", "test:g/c", Format.ROUNDROBIN, "Cup", "club", Numbers())
+    for i in range(1, 5):
+        await svc.join(t.id, f"u{i}", f"P{i}")
+    await svc.start_event(t.id, "u1", False)
+    [ref] = [s.table_ref for s in t.tables.values()]
+    assert ref is not None
+    assert await svc.on_match_end(ref, 0, 1001, 600)  # one match: the event is over
+    [final] = [p for p in platform.posts if p.key == f"tournament:{t.id}:standings"]
+    assert final.image == b"\x89PNG Cup: standings"
+    assert drawn_in and loop_thread not in drawn_in  # drawn in a worker thread
+    assert platform.joined_meanwhile  # posted with the lock free: the service took a change
+    _text, image = await svc.pages.standings_answer(t, "en")
+    assert image == b"\x89PNG Cup: standings" and len(drawn_in) == 2
+    assert loop_thread not in drawn_in
+    await svc.stop()

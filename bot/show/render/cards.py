@@ -24,12 +24,6 @@ def card_size(width: int) -> tuple[int, int]:
     return width, round(width * ASPECT)
 
 
-def _rounded_mask(size: tuple[int, int], radius: int) -> Image.Image:
-    mask = Image.new("L", size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius, fill=255)
-    return mask
-
-
 def _draw_face(card: int, width: int, four_colour: bool) -> Image.Image:
     suit, rank = divmod(card, 8)
     w, h = card_size(width * _SCALE)

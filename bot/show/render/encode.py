@@ -15,8 +15,6 @@ import zlib
 
 from PIL import Image
 
-FORMAT = "png"
-MIME = "image/png"
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _COLOUR_TYPE = {"RGB": 2, "RGBA": 6}
 

@@ -203,7 +203,7 @@ def _trick_strip(
         name = names[seat] if names is not None and len(names) == 4 else fallback
         return text.fit_name(name, 20, max(30, width), fallback=fallback)
 
-    if getattr(view, "contract", None) is None and getattr(view, "bids", ()):
+    if getattr(view, "contract", None) is None and getattr(view, "bids", None):
         last: dict[int, str] = {}
         for seat, bid in view.bids:
             last[seat] = bid

@@ -46,5 +46,5 @@ def sort_hand(cards: Iterable[int], contract: str | None) -> list[int]:
 
 
 def card_label(card: int) -> str:
-    """The card text of RULES.md (``TD``, ``JS``), as the engine's ``card_text`` writes it."""
+    """The card text of docs/rules.md#cards (``TD``, ``JS``), as ``engine.card_text`` writes it."""
     return "789TJQKA"[card % 8] + SUITS[card // 8]

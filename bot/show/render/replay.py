@@ -196,14 +196,14 @@ def compose_replay(
                 note[play.seat] = tr("Belote")
             elif play.melds:
                 note[play.seat] = tr("Melds")
-            complete = i == len(trick.plays) - 1 and trick.winner is not None
-            if complete:
+            winner = trick.winner if i == len(trick.plays) - 1 else None
+            if winner is not None:  # the trick's last card
                 pts = sum(card_points(p.card, contract.trump) for p in trick.plays) + (
                     10 if n == 8 else 0
                 )
-                won[trick.winner % 2] += pts
+                won[winner % 2] += pts
                 status = tr("Trick {number}: {name} +{points}").format(
-                    number=n, name=shown[trick.winner], points=pts
+                    number=n, name=shown[winner], points=pts
                 )
                 nxt = None
             else:
@@ -214,7 +214,7 @@ def compose_replay(
                     base,
                     hands,
                     trick.plays[: i + 1],
-                    trick.winner if complete else None,
+                    winner,
                     nxt,
                     note,
                     shown,
@@ -222,7 +222,7 @@ def compose_replay(
                     four_colour,
                 )
             )
-            durations.append(TRICK_MS if complete else CARD_MS)
+            durations.append(TRICK_MS if winner is not None else CARD_MS)
     empty: list[list[int]] = [[], [], [], []]
     final = _frame(base, empty, (), None, None, {}, shown, tr("Deal over"), four_colour)
     frames.append(_summary(final, record, shown, won, tr))

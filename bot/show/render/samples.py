@@ -16,6 +16,8 @@ import argparse
 import random
 from pathlib import Path
 
+from PIL import Image
+
 from bot.show.render.deal_result import compose_deal_result
 from bot.show.render.hand import compose_hand
 from bot.show.render.standings import StandingRow, compose_standings
@@ -160,7 +162,7 @@ def finished_deal(seed: int = 11, ruleset: str = "club"):
     return next(d for d in played_match(seed, ruleset).deals if d.result is not None)
 
 
-def reference_images() -> dict[str, object]:
+def reference_images() -> dict[str, Image.Image]:
     """Name -> PIL image of every reference picture."""
     view = table_view(None)
     return {

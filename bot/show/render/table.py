@@ -42,7 +42,6 @@ class TableLayout:
     trick: list[tuple[int, int, tuple[int, int, int, int]]] = field(default_factory=list)
     last_trick: list[tuple[int, int, tuple[int, int, int, int]]] = field(default_factory=list)
     dealer_badge: tuple[int, int, int, int] | None = None
-    turn_ring: tuple[int, int, int, int] | None = None
 
 
 @lru_cache(maxsize=16)
@@ -153,7 +152,7 @@ def compose_table(
     if str(getattr(view, "phase", "")) == "over":
         _match_over(draw, view, shown, tr)
 
-    if show_last_trick and getattr(view, "tricks", ()):
+    if show_last_trick and getattr(view, "tricks", None):
         _last_trick(img, draw, layout, view.tricks[-1], bottom, shown, four_colour, tr)
     return img, layout
 
@@ -281,7 +280,6 @@ def _seat_panel(
     if is_turn:
         ring = (box[0] - 6, box[1] - 6, box[2] + 6, box[3] + 6)
         draw.rounded_rectangle(ring, 20, outline=theme.TURN, width=5)
-        layout.turn_ring = ring
     paint.panel(draw, box)
     draw.rounded_rectangle((box[0], box[1], box[0] + 10, box[3]), 5, fill=theme.TEAM[team])
     x = box[0] + 22
@@ -303,7 +301,7 @@ def _seat_panel(
     ny = box[1] + 27
     draw.text((x, ny), shown, font=fnt, fill=theme.INK, anchor="lm")
     nb = draw.textbbox((x, ny), shown, font=fnt, anchor="lm")
-    layout.names[seat] = tuple(int(v) for v in nb)
+    layout.names[seat] = (int(nb[0]), int(nb[1]), int(nb[2]), int(nb[3]))
     layout.shown_names[seat] = shown
 
     # Second line: the cards held (backs), then what this seat said or holds.

@@ -25,10 +25,6 @@ def contract_trump(view: Any) -> str | None:
     return None if contract is None else contract.trump
 
 
-def seat_team(seat: int) -> int:
-    return seat % 2
-
-
 def get(obj: Any, name: str, default: Any = None) -> Any:
     """``obj.name`` or ``obj[name]``: deal results arrive as objects or as event dicts."""
     if isinstance(obj, dict):
