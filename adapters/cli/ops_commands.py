@@ -169,12 +169,12 @@ def restore_instructions(db: Path, copied: list[Path]) -> str:
 
 
 async def _open(args: argparse.Namespace):  # -> Store | None
-    from bot.store import Store
+    from bot.store import open_store
 
     if "://" not in str(args.db) and not Path(args.db).is_file():
         print(f"No database at {args.db}.", file=sys.stderr)
         return None
-    return await Store.open(args.db)
+    return await open_store(args.db)
 
 
 async def _tables(args: argparse.Namespace) -> int:

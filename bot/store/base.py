@@ -26,7 +26,6 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from bot.store.records import LogEntry, MatchRow, TableDeadline, TableRow, Write
@@ -114,13 +113,6 @@ class Store(abc.ABC):
         self._pending: list[tuple[Write, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self.commits = 0
-
-    @classmethod
-    async def open(cls, target: str | Path, **options: Any) -> Store:
-        """The store at ``target`` (a path or a ``postgresql://`` URL): see ``open_store``."""
-        from bot.store.engines import open_store  # the engines build on this module
-
-        return await open_store(str(target), **options)
 
     # --- what an engine provides -----------------------------------------------------
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from bot.store.base import Store
 from bot.store.sqlite import SQLiteStore
 
 
-async def open_store(target: str, **options: Any) -> Store:
+async def open_store(target: str | Path, **options: Any) -> Store:
     """The store at ``target``, migrated: ``postgresql://...`` (or ``postgres://``) opens
     PostgreSQL (``options``: ``owner``, ``lease_seconds``), anything else is a SQLite file
     (``:memory:`` for a throwaway one)."""

@@ -12,7 +12,7 @@ from bot.ops.scheduler import FakeScheduler
 from bot.platform import Channel, Post, RecordingPlatform, Reply, User
 from bot.play.turns import Think
 from bot.show.texts import action_command
-from bot.store import Store
+from bot.store import Store, open_store
 
 CHANNEL = Channel("test:room")
 OTHER_CHANNEL = Channel("test:elsewhere")
@@ -107,7 +107,7 @@ async def make_harness(
     scheduler = FakeScheduler(clock)
     platform = RecordingPlatform()
     # one name across restarts: the same process restarted takes its tables back at once
-    store = await Store.open(path, owner=owner, lease_seconds=lease_seconds)
+    store = await open_store(path, owner=owner, lease_seconds=lease_seconds)
     opts = {"drand": drand is not None, "render_images": False, "bot_delay": 1.0}
     opts.update(settings)
     app = BeloteApp(

@@ -12,7 +12,7 @@ import pytest
 
 from bot.proof.drand import QUICKNET_GENESIS
 from bot.store import MIGRATIONS as SQLITE_MIGRATIONS
-from bot.store import Store
+from bot.store import open_store
 from bot.store import postgres as store_postgres
 from tests.core.harness import make_harness, table_with_bots
 
@@ -119,7 +119,7 @@ async def test_resume_during_the_drand_wait(db):
 
 async def test_migrations_are_versioned_and_the_log_append_only(db, backend):
     target = db()
-    store = await Store.open(target)
+    store = await open_store(target)
     assert await store.migrate() == len(MIGRATIONS[backend])
     await store.close()
     h = await make_harness(target, seed_window=0)

@@ -25,7 +25,7 @@ from bot.ops.clock import FakeClock, SeededRandomness
 from bot.ops.scheduler import FakeScheduler
 from bot.play.ceremony import Ceremony
 from bot.proof.transcript import loads
-from bot.store import Store
+from bot.store import open_store
 from tests.console.test_console import run_belote
 
 PLAYER_SEED = "5eed" * 8  # 32 hex digits: alice's own seed
@@ -145,7 +145,7 @@ async def test_discord_logs_keep_the_secrets(tape: Tape, tmp_path: Path) -> None
     scheduler = FakeScheduler(clock)
 
     async def factory(platform: Any) -> BeloteApp:
-        store = await Store.open(tmp_path / "belote.sqlite")
+        store = await open_store(tmp_path / "belote.sqlite")
         settings = Settings(drand=False, bot_delay=0.0, seed_window=30.0)
         return BeloteApp(store, platform, clock=clock, settings=settings, scheduler=scheduler)
 
@@ -208,7 +208,7 @@ async def test_telegram_logs_keep_the_secrets(tape: Tape, tmp_path: Path) -> Non
         group = tg.add_group("Belote club", admins=(alice,))
 
         async def factory(platform: Any) -> BeloteApp:
-            store = await Store.open(tmp_path / "belote.db")
+            store = await open_store(tmp_path / "belote.db")
             settings = Settings(drand=False, bot_delay=0.0, seed_window=30.0)
             return BeloteApp(
                 store, platform, settings=settings, randomness=SeededRandomness("logs")
