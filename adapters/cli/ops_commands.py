@@ -217,11 +217,11 @@ async def _close(args: argparse.Namespace) -> int:
     """The core's own close, as a server admin, on a core that never starts (nothing is
     resumed, no bot moves): the same log entries as ``/table close`` in the chat."""
     from bot.app import BeloteApp, Settings
-    from bot.commands.inputs import Refused
     from bot.commands.parse import table_ref
     from bot.ops.clock import SystemClock
     from bot.ops.scheduler import FakeScheduler
     from bot.platform import Channel, NullPlatform, User
+    from bot.refused import Refused
 
     try:
         table_id = table_ref(args.table)
