@@ -40,6 +40,7 @@ from bot.show.i18n import _
 from bot.show.posting import Presenter, Renderer
 from bot.store import LeaseLost, Store, TableDeadline, TableRow
 from bot.store.leases import LeaseKeeper
+from bot.tournaments.tables import TableRequest
 
 log = logging.getLogger(__name__)
 
@@ -401,7 +402,7 @@ class BeloteApp:
         self._service = service
         self._results.attach(service)
 
-    async def open_tournament_table(self, request: Any) -> None:
+    async def open_tournament_table(self, request: TableRequest) -> None:
         await self.tournament_tables.open_tournament_table(request)
 
     async def close_tournament_table(self, table_ref: str, reason: str) -> None:

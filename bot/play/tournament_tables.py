@@ -23,6 +23,7 @@ from bot.play.table import BOT_NAMES, MatchRun, Seat, Table, TableSettings
 from bot.show.dispatch import Dispatch
 from bot.show.posting import Presenter
 from bot.store import Store
+from bot.tournaments.tables import TableRequest
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ class TournamentTables:
         self._seed_window = seed_window
         self._ai_level = ai_level
 
-    async def open_tournament_table(self, request: Any) -> None:
+    async def open_tournament_table(self, request: TableRequest) -> None:
         """A table reserved for two teams (a in seats 1 and 3, b in 2 and 4). The same
         key gives the same table, also after a restart."""
         here = self._registry.by_ref(request.key)
@@ -166,7 +167,7 @@ class TournamentTables:
             created_at=now,
             ref=request.key,
             reserved=reserved,
-            title=str(getattr(request, "title", "")),
+            title=request.title,
         )
         for i, uid in enumerate(reserved):
             if uid is None:  # a team of one: a bot takes the partner's seat
