@@ -20,6 +20,8 @@ COPY engine/ engine/
 COPY bot/ bot/
 COPY adapters/ adapters/
 COPY assets/ assets/
+# the browser check of a match, which the bot serves under /verify/ (bot/ops/verify_site.py)
+COPY web/verify/ web/verify/
 # An editable install keeps the source tree's layout (the code finds assets/ beside it)
 # and compiles engine/ai/_dds.c in place; the import fails the build if the compiled
 # solver is missing (the install alone would fall back to pure Python silently).

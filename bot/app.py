@@ -66,6 +66,9 @@ class Settings:
     tournaments: bool = False  # attach bot.tournaments (its own tables in the database)
     metrics_port: int | None = None  # serve /metrics and /healthz there (bot.ops.monitor)
     verify_page: str = VERIFY_PAGE  # the browser check /verify links to (web/verify)
+    # the bot's public address (BELOTE_PUBLIC_URL): /verify then links to the page its own
+    # HTTP server serves there, <public_url>/verify/ (bot.ops.verify_site)
+    public_url: str | None = None
     long_running: bool = False  # a bot process of its own: tune the garbage collector
 
     @property

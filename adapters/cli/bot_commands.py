@@ -142,7 +142,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--verify-page",
         default=_env("BELOTE_VERIFY_PAGE", None),
         metavar="URL",
-        help="the browser check /verify links to (default: the docs' web/verify)",
+        help="the browser check /verify links to (default: <public-url>/verify/, "
+        "else the docs' published web/verify)",
+    )
+    p.add_argument(
+        "--public-url",
+        default=_env("BELOTE_PUBLIC_URL", None),
+        metavar="URL",
+        help="the address people reach this bot's HTTP port (--metrics-port) at: "
+        "/verify then links to the page it serves, URL/verify/",
     )
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
@@ -249,8 +257,12 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
             metrics_port=args.metrics_port,
             long_running=True,
         )
-        if getattr(args, "verify_page", None):
-            settings.verify_page = args.verify_page
+        from bot.ops.verify_site import page_url
+
+        settings.public_url = getattr(args, "public_url", None)
+        page = page_url(settings.public_url, getattr(args, "verify_page", None))
+        if page:
+            settings.verify_page = page
         drand = None
         if not args.no_drand:
             from bot.proof.drand import PUBLIC_RELAYS, DrandClient

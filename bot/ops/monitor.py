@@ -1,4 +1,5 @@
-"""The operator's HTTP port (``--metrics-port``): ``/metrics`` and ``/healthz``.
+"""The operator's HTTP port (``--metrics-port``): ``/metrics``, ``/healthz`` and the
+browser check of a match under ``/verify/`` (:mod:`bot.ops.verify_site`).
 
 ``/metrics`` is Prometheus's text format (every metric of :mod:`bot.ops.metrics`).
 ``/healthz`` answers 200 when the bot can do its job and 503 when not, with a short JSON
@@ -16,7 +17,7 @@ from typing import Any
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from bot.ops import metrics
+from bot.ops import metrics, verify_site
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,7 @@ class Monitor:
         server = web.Application()
         server.router.add_get("/metrics", self._metrics)
         server.router.add_get("/healthz", self._healthz)
+        verify_site.register(server.router)
         self._runner = web.AppRunner(server, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)

@@ -154,7 +154,9 @@ class Transcript:
                     signature=_str(drand["signature"], "drand signature"),
                 )
             )
-            deals = tuple(_deal_from_dict(d) for d in _list(data.get("deals", []), "deals"))
+            # "deals": null is no deals, as no field is: the checks then say deal 1 is missing
+            raw = data.get("deals")
+            deals = tuple(_deal_from_dict(d) for d in _list([] if raw is None else raw, "deals"))
             target = data.get("target")
             return cls(
                 match=str(data["match"]),
@@ -185,6 +187,9 @@ def _opt_str(v: Any, what: str) -> str | None:
 
 
 def _int(v: Any, what: str) -> int:
+    # 3.0 is read as 3, as a browser reads it (JSON has one kind of number)
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
     if isinstance(v, bool) or not isinstance(v, int):
         raise TranscriptError(f"The {what} must be a whole number.")
     return v

@@ -70,8 +70,8 @@ def test_tampered_file_exits_1(
     path.write_text(json.dumps(data), encoding="utf-8")
     assert main(["verify", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "FAILED deal 1: deck" in out
-    assert "1 check failed." in out
+    assert "FAILED deal 2: deck" in out  # deals numbered from 1, as the game shows them
+    assert "First wrong: deal 2." in out
 
 
 @pytest.mark.parametrize(
@@ -105,8 +105,8 @@ async def test_online_against_fake_relay(
         main,
         ["verify", str(good_file), "--online", "--relay", closed_relay_url(), "--timeout", "1"],
     )
-    assert code == 1
-    assert "FAILED drand online" in capsys.readouterr().out
+    assert code == 0  # the BLS check proved the value: drand's own answer is an extra
+    assert "not asked drand online" in capsys.readouterr().out
 
 
 def test_console_script_runs(good_file: Path) -> None:

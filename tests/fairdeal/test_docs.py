@@ -76,7 +76,7 @@ def test_doc_checker_catches_tampering(club_transcript: Transcript, checker: Mod
     problems = checker.check(data)
     assert problems == [
         "the server seed does not match the commitment",
-        "deal 1: the hands are not what the deck deals",
+        "deal 2 (deck k=1): the hands are not what the deck deals",
     ]
 
 
@@ -98,7 +98,7 @@ def test_doc_checker_as_a_script(
     run = subprocess.run(
         [sys.executable, str(script), str(bad)], capture_output=True, text=True, timeout=60
     )
-    assert run.returncode == 1 and "deal 0: the deck is not the recipe's" in run.stdout
+    assert run.returncode == 1 and "deal 1 (deck k=0): the deck is not the recipe's" in run.stdout
 
 
 def test_recipe_name_is_the_engines_hmac_prefix() -> None:

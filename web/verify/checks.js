@@ -1,29 +1,23 @@
-// The checks `belote verify` makes, made again in the browser from the transcript alone:
-// the commitment, drand's signature (and, when asked, drand's own answer), every deck,
-// every hand, and the order of the cards played. Each check says exactly what differs.
-// A classic script (no modules), so that the page also works opened from disk (file://):
-// it reads what the scripts before it put on window.BeloteVerify and adds its own part.
+// The checks `belote verify` makes (bot/proof/verify.py), made again in the browser from
+// the transcript alone, with the same names, statuses and deals: the commitment, drand's
+// signature (and, when asked, drand's own answer), the table, then deal by deal the deck,
+// the hands, every bid and card (replayed through engine.js) and the count, then the
+// result. tests/corpus/ holds both checkers to the same verdicts.
+//
+// A check is {id, name, status, deal, key, params}: status "ok", "fail", "unchecked" (a
+// check that had to be made could not be: the verdict is "not verified", never "fair") or
+// "skip" (drand's own answer, an optional extra, not had); deal is the deal it is about,
+// numbered from 1 as people count them (the recipe's k is deal - 1); key and params make
+// its sentence in the reader's language (i18n.js).
+// A classic script (no modules), so that the page also works opened from disk (file://).
 
 (() => {
   "use strict";
   const BeloteVerify = (window.BeloteVerify = window.BeloteVerify || {});
 
-  const {
-    FRENCH,
-    QUICKNET,
-    RECIPE,
-    deckMaker,
-    dealHands,
-    fromHex,
-    isHex,
-    missingFrom,
-    playedCard,
-    sha256,
-    sortCards,
-    toHex,
-    trickWinner,
-    verifyBeacon,
-  } = BeloteVerify.recipe;
+  const { QUICKNET, RECIPE, deckMaker, fromHex, isHex, sha256Sync, toHex, verifyBeacon } =
+    BeloteVerify.recipe;
+  const { CARD_TEXTS, DECK_SIZE, Match, RULES, SEATS } = BeloteVerify.engine;
 
   const PUBLIC_RELAYS = [
     "https://api.drand.sh",
@@ -31,135 +25,127 @@
     "https://api3.drand.sh",
     "https://drand.cloudflare.com",
   ];
+  /** The largest round read exactly (Number.MAX_SAFE_INTEGER), as verify.MAX_ROUND. */
+  const MAX_ROUND = Number.MAX_SAFE_INTEGER;
+  const CUMULATIVE = new Set(["paid", "scores"]);
 
-  const short = (hex) => (hex.length > 16 ? `${hex.slice(0, 8)}…${hex.slice(-8)}` : hex);
-  const seatName = (t, seat) =>
-    t.seats[seat] ? `seat ${seat} (${t.seats[seat].name})` : `seat ${seat}`;
-  const cardList = (cards) => (cards.length ? cards.join(" ") : "nothing");
-
-  /**
-   * Run every check on a parsed transcript. `report(check)` is called as each check is
-   * made or updated ({id, name, status: "ok" | "fail" | "skip" | "pending", message}).
-   * Returns the list of checks, in report order.
-   */
-  async function runChecks(
-    t,
-    { online = true, relays = PUBLIC_RELAYS, timeoutMs = 5000, report = () => {} } = {},
-  ) {
-    const checks = [];
-    const add = (name, status, message, extra = {}) => {
-      const check = { id: checks.length, name, status, message, ...extra };
-      checks.push(check);
-      report(check);
-      return check;
-    };
-    const update = (check, status, message) => {
-      check.status = status;
-      check.message = message;
-      report(check);
-    };
-
-    await checkCommitment(t, add);
-    await checkDrand(t, add);
-    if (t.drand) {
-      const pending = add("drand online", "pending", `Asking drand for round ${t.drand.round}…`);
-      const asked = online
-        ? askDrand(t.drand, relays, timeoutMs).then(([status, message]) =>
-            update(pending, status, message),
-          )
-        : Promise.resolve(
-            update(
-              pending,
-              "skip",
-              "Not asked: drand's own answer was not requested (the signature check above does not need it).",
-            ),
-          );
-      await checkDeals(t, add);
-      await asked;
-    } else {
-      await checkDeals(t, add);
-    }
-    return checks;
+  /** JSON equality as bot/proof/verify.same: numbers by value, true is not 1. */
+  function same(a, b) {
+    if (a === b) return true;
+    if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    if (Array.isArray(a)) return a.length === b.length && a.every((x, i) => same(x, b[i]));
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
   }
 
-  async function checkCommitment(t, add) {
+  const short = (v) => {
+    const text = typeof v === "string" ? v : (JSON.stringify(v) ?? "null");
+    return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+  };
+
+  /** The checks of one transcript, in report order, and the verdict they make. */
+  class Report {
+    constructor() {
+      this.checks = [];
+      this.fails = 0;
+    }
+    add(name, status, key, params = {}, deal = null) {
+      this.checks.push({ id: this.checks.length, name, status, key, params, deal });
+      if (status === "fail") this.fails++;
+    }
+    get verdict() {
+      if (this.checks.some((c) => c.status === "fail")) return "unfair";
+      if (!this.checks.length || this.checks.some((c) => c.status === "unchecked"))
+        return "not-verified";
+      return "fair";
+    }
+    get deals() {
+      const set = new Set();
+      for (const c of this.checks) if (c.status === "fail" && c.deal !== null) set.add(c.deal);
+      return [...set].sort((a, b) => a - b);
+    }
+  }
+
+  /**
+   * Run every check on a parsed transcript. Returns {checks, verdict, deals}. The drand
+   * relays are asked (when `online`) while the deals are checked.
+   */
+  async function runChecks(t, { online = true, relays = PUBLIC_RELAYS, timeoutMs = 5000 } = {}) {
+    const report = new Report();
+    checkCommitment(t, report);
+    const drandOk = await checkDrand(t, report);
+    let asked = null;
+    let onlineAt = null;
+    if (drandOk && t.drand) {
+      onlineAt = report.checks.length;
+      report.add("drand online", "skip", "online-not-asked");
+      if (online) asked = askDrand(t.drand, relays, timeoutMs);
+    }
+    if (t.serverSeed !== null && checkTable(t, report)) {
+      const inputs = deckInputs(t, report);
+      if (inputs) {
+        try {
+          replay(t, inputs, report);
+        } catch (err) {
+          report.add("replay", "unchecked", "replay-broke", { why: String(err && err.message) });
+        }
+      }
+    }
+    if (asked) {
+      const [status, key, params] = await asked;
+      Object.assign(report.checks[onlineAt], { status, key, params });
+    }
+    return { checks: report.checks, verdict: report.verdict, deals: report.deals };
+  }
+
+  function checkCommitment(t, report) {
     if (t.serverSeed === null) {
-      add(
-        "commitment",
-        "fail",
-        "The server has not revealed its seed yet: the match can be checked once it ends.",
-      );
+      report.add("commitment", "unchecked", "commitment-unrevealed");
       return;
     }
     if (!isHex(t.serverSeed, 32)) {
-      add("commitment", "fail", `The server seed "${t.serverSeed}" is not 64 hexadecimal digits.`);
+      report.add("commitment", "fail", "commitment-not-hex");
       return;
     }
-    const digest = toHex(await sha256(fromHex(t.serverSeed)));
-    if (digest === t.commitment) {
-      add(
-        "commitment",
-        "ok",
-        `The server seed ${short(t.serverSeed)} hashes to the commitment ${short(t.commitment)} shown before the seeds.`,
-      );
-    } else {
-      add(
-        "commitment",
-        "fail",
-        `The server seed hashes to ${digest}, not to the commitment ${t.commitment} shown before the seeds: the seed revealed is not the one the server committed to.`,
-      );
-    }
+    const digest = toHex(sha256Sync(fromHex(t.serverSeed)));
+    if (digest === t.commitment)
+      report.add("commitment", "ok", "commitment-ok", { seed: t.serverSeed });
+    else
+      report.add("commitment", "fail", "commitment-differs", {
+        digest,
+        commitment: short(t.commitment),
+      });
   }
 
-  async function checkDrand(t, add) {
+  /** The drand check; true when its value is quicknet's (the online ask may follow). */
+  async function checkDrand(t, report) {
     const d = t.drand;
     if (d === null) {
-      add(
-        "drand",
-        "ok",
-        "Dealt without drand (its value had not arrived in time): from the server's seed and the players' seeds alone.",
-      );
-      return;
+      report.add("drand", "ok", "drand-none");
+      return false;
     }
     if (d.chain !== QUICKNET.chain) {
-      add(
-        "drand",
-        "fail",
-        `Unknown drand chain ${d.chain}; expected quicknet (${short(QUICKNET.chain)}).`,
-      );
-      return;
+      report.add("drand", "fail", "drand-chain", { chain: short(d.chain) });
+      return false;
     }
-    if (!isHex(d.value, 32)) {
-      add("drand", "fail", `drand's value "${d.value}" is not 64 hexadecimal digits.`);
-      return;
+    if (!(Number.isSafeInteger(d.round) && d.round >= 1 && d.round <= MAX_ROUND)) {
+      report.add("drand", "fail", "drand-round", { round: String(d.round) });
+      return false;
     }
-    if (!isHex(d.signature, 48)) {
-      add("drand", "fail", `drand's signature is not 96 hexadecimal digits.`);
-      return;
+    if (!isHex(d.value, 32) || !isHex(d.signature, 48)) {
+      report.add("drand", "fail", "drand-not-hex");
+      return false;
     }
-    const hashed = toHex(await sha256(fromHex(d.signature)));
-    if (hashed !== d.value) {
-      add(
-        "drand",
-        "fail",
-        `drand's value for round ${d.round} is ${d.value}, but its signature hashes to ${hashed}: the value does not match its signature.`,
-      );
-      return;
-    }
-    const bls = await verifyBeacon(d.round, d.signature);
+    const hashed = toHex(sha256Sync(fromHex(d.signature)));
+    const bls = hashed === d.value ? await verifyBeacon(d.round, d.signature) : { ok: false };
     if (bls.ok) {
-      add(
-        "drand",
-        "ok",
-        `drand round ${d.round}'s value ${short(d.value)} is signed by quicknet's key (BLS signature checked).`,
-      );
-    } else {
-      add(
-        "drand",
-        "fail",
-        `The signature given for drand round ${d.round} does not check against quicknet's public key (${bls.reason}): the value is not drand's.`,
-      );
+      report.add("drand", "ok", "drand-ok", { round: d.round });
+      return true;
     }
+    report.add("drand", "fail", "drand-bad", { round: d.round });
+    return false;
   }
 
   async function fetchRound(relay, chain, round, timeoutMs) {
@@ -174,14 +160,15 @@
       });
       if (!answer.ok) throw new Error(`${relay} answered ${answer.status}`);
       const body = await answer.json();
-      if (body.round !== round || !isHex(body.randomness, 32) || !isHex(body.signature, 48)) {
+      if (
+        !body ||
+        body.round !== round ||
+        !isHex(body.randomness, 32) ||
+        !isHex(body.signature, 48)
+      ) {
         throw new Error(`${relay} answered something that is not round ${round}`);
       }
-      return {
-        relay,
-        value: body.randomness.toLowerCase(),
-        signature: body.signature.toLowerCase(),
-      };
+      return { relay, value: body.randomness.toLowerCase() };
     } catch (err) {
       throw new Error(
         err.name === "AbortError" ? `${relay} did not answer in time` : err.message || String(err),
@@ -191,218 +178,323 @@
     }
   }
 
+  /** drand's own answer for the round: [status, key, params]; never throws. */
   async function askDrand(d, relays, timeoutMs) {
-    if (d.chain !== QUICKNET.chain) return ["skip", "Not asked: the chain is not quicknet."];
     let served;
     try {
       served = await Promise.any(relays.map((r) => fetchRound(r, d.chain, d.round, timeoutMs)));
     } catch (err) {
       const why = (err.errors || [err]).map((e) => e.message).join("; ");
-      return [
-        "skip",
-        `Could not get round ${d.round} from drand (${why}); the signature check above does not need it.`,
-      ];
+      return ["skip", "online-unreachable", { round: d.round, why }];
     }
     const host = served.relay.replace(/^https?:\/\//, "");
-    if (served.value === d.value) {
-      return ["ok", `drand itself (${host}) serves the same value for round ${d.round}.`];
-    }
-    const own = await verifyBeacon(d.round, served.signature);
-    const signed = own.ok ? "signed by quicknet's key" : "whose signature does not check either";
-    return [
-      "fail",
-      `drand (${host}) serves ${served.value} for round ${d.round} (${signed}), not the ${d.value} the match was dealt from.`,
-    ];
+    if (served.value === d.value) return ["ok", "online-ok", { round: d.round, host }];
+    return ["fail", "online-differs", { round: d.round, host, served: served.value }];
   }
 
-  /** The deck inputs, or the reason they cannot be read. */
-  function deckInputs(t) {
-    if (t.recipe !== RECIPE)
-      return { why: `the recipe "${t.recipe}" is not ${RECIPE}, the one this page knows.` };
-    if (t.serverSeed === null) return { why: "the server seed is not revealed." };
-    if (!isHex(t.serverSeed, 32)) return { why: "the server seed is not 64 hexadecimal digits." };
+  function checkTable(t, report) {
+    let why = null;
+    if (t.recipe !== RECIPE) why = ["table-recipe", { recipe: short(t.recipe), known: RECIPE }];
+    else if (!Object.hasOwn(RULES, t.ruleset))
+      why = ["table-ruleset", { ruleset: short(t.ruleset.slice(0, 20)) }];
+    else if (t.seats.length !== SEATS) why = ["table-seats", { seats: t.seats.length }];
+    else if (t.target !== null && t.target <= 0) why = ["table-target", { target: t.target }];
+    if (why) {
+      report.add("table", "fail", ...why);
+      return false;
+    }
+    report.add("table", "ok", "table-ok", { ruleset: t.ruleset, recipe: RECIPE });
+    return true;
+  }
+
+  function deckInputs(t, report) {
+    if (!isHex(t.serverSeed, 32)) {
+      report.add("inputs", "fail", "inputs-server");
+      return null;
+    }
     const seeds = [];
     for (const [i, seat] of t.seats.entries()) {
-      if (seat.seed !== null && !isHex(seat.seed, 16))
-        return { why: `${seatName(t, i)}'s seed is not 32 hexadecimal digits.` };
+      if (seat.seed !== null && !isHex(seat.seed, 16)) {
+        report.add("inputs", "fail", "inputs-seat", { seat: i + 1 });
+        return null;
+      }
       seeds.push(seat.seed === null ? null : fromHex(seat.seed));
     }
-    if (t.drand && !isHex(t.drand.value, 32))
-      return { why: "drand's value is not 64 hexadecimal digits." };
-    const size = t.deals.length && t.deals[0].deck.length === 24 ? 24 : 32;
-    return {
-      serverSeed: fromHex(t.serverSeed),
+    const d = t.drand;
+    if (d && (!isHex(d.value, 32) || !(Number.isSafeInteger(d.round) && d.round >= 1))) {
+      report.add("inputs", "fail", "inputs-drand");
+      return null;
+    }
+    return deckMaker(
+      fromHex(t.serverSeed),
       seeds,
-      drandRound: t.drand ? t.drand.round : 0,
-      drandValue: t.drand ? fromHex(t.drand.value) : null,
-      size,
-    };
+      d ? d.round : 0,
+      d ? fromHex(d.value) : null,
+      DECK_SIZE,
+    );
   }
 
-  async function checkDeals(t, add) {
-    const inputs = deckInputs(t);
-    if (inputs.why) {
-      for (const deal of t.deals) {
-        add(`deal ${deal.k}: deck`, "fail", `Not checked: ${inputs.why}`, { deal: deal.k });
-      }
+  function checkDeck(report, i, deal, made) {
+    const n = i + 1;
+    const name = `deal ${n}: deck`;
+    if (deal.k !== i) {
+      report.add(name, "fail", "deck-k", { k: String(deal.k), want: i, n }, n);
       return;
     }
-    const maker = await deckMaker(
-      inputs.serverSeed,
-      inputs.seeds,
-      inputs.drandRound,
-      inputs.drandValue,
-      inputs.size,
-    );
-    for (const [i, deal] of t.deals.entries()) {
-      const name = `deal ${deal.k}: `;
-      if (deal.k !== i) {
-        add(
-          name + "deck",
-          "fail",
-          `Deal number ${deal.k} is out of order (expected ${i}: every deal counts, redeals included).`,
-          { deal: deal.k },
-        );
-        add(name + "hands", "skip", "Not checked: the deal is out of order.", { deal: deal.k });
-        add(name + "play", "skip", "Not checked: the deal is out of order.", { deal: deal.k });
-        continue;
-      }
-      const made = await maker.deck(i);
-      add(name + "deck", ...compareDeck(deal.deck, made), { deal: i });
-      if (inputs.size !== 32) {
-        add(
-          name + "hands",
-          "skip",
-          "No ruleset deals the 24-card deck yet: the hands are not checked.",
-          { deal: i },
-        );
-        continue;
-      }
-      // The play is checked against the hands the deck deals, whatever the transcript lists.
-      const [status, message, dealt] = compareHands(t, deal, made, i);
-      add(name + "hands", status, message, { deal: i });
-      if (dealt) add(name + "play", ...checkPlay(t, deal, dealt, i % 4), { deal: i });
-      else
-        add(name + "play", "skip", "Not checked: the deck cannot be dealt to this table.", {
-          deal: i,
-        });
+    if (deal.deck.length !== DECK_SIZE) {
+      report.add(name, "fail", "deck-size", { size: deal.deck.length, want: DECK_SIZE }, n);
+      return;
     }
-  }
-
-  function compareDeck(told, made) {
-    const diffs = [];
-    for (let j = 0; j < Math.max(told.length, made.length); j++) {
-      if (told[j] !== made[j]) diffs.push(j);
-    }
-    if (!diffs.length)
-      return [
-        "ok",
-        `The deck is the one the recipe makes from the seeds${made.length === 24 ? " (the 24-card deck)" : ""}.`,
-      ];
-    if (told.length !== made.length) {
-      return ["fail", `The deck has ${told.length} cards; the recipe makes ${made.length}.`];
-    }
-    const shown = diffs
-      .slice(0, 4)
-      .map((j) => `card ${j + 1} is ${told[j]} where the recipe puts ${made[j]}`)
-      .join("; ");
-    const more = diffs.length > 4 ? `; and ${diffs.length - 4} more cards differ` : "";
-    return ["fail", `The deck is not the recipe's: ${shown}${more}.`];
-  }
-
-  function compareHands(t, deal, deck, i) {
-    if (t.seats.length !== 4)
-      return ["fail", `This page deals to four seats; the match has ${t.seats.length}.`, null];
-    const dealer = i % 4;
-    const taker = deal.contract ? deal.contract.taker : null;
-    if (taker !== null && !(taker >= 0 && taker < 4))
-      return ["fail", `The taker, seat ${taker}, is not a seat of the table.`, null];
-    const { hands, turned } = dealHands(t.ruleset, deck, dealer, taker);
-    if (deal.dealer !== dealer) {
-      return [
+    const at = made.findIndex((c, j) => deal.deck[j] !== c);
+    if (at < 0) report.add(name, "ok", "deck-ok", { k: i }, n);
+    else
+      report.add(
+        name,
         "fail",
-        `Deal ${i} is dealt by seat ${dealer} (the first dealer is seat 0, then the next seat every deal), not by seat ${deal.dealer}.`,
-        hands,
-      ];
-    }
-    if (turned !== deal.turned) {
-      const want =
-        turned === null ? "no card turned up" : `${turned} turned up (card 21 of the deck)`;
-      return [
-        "fail",
-        `The deck gives ${want}; the transcript says ${deal.turned === null ? "none" : deal.turned}.`,
-        hands,
-      ];
-    }
-    const wrong = [];
-    for (let seat = 0; seat < 4; seat++) {
-      const told = deal.hands[seat] || [];
-      const dealtHere = missingFrom(hands[seat], told);
-      const notDealt = missingFrom(told, hands[seat]);
-      const who = seatName(t, seat);
-      if (notDealt.length) {
-        wrong.push(
-          `${who} holds ${cardList(sortCards(notDealt))} that the deck does not deal it` +
-            (dealtHere.length ? `, in place of ${cardList(sortCards(dealtHere))}` : ""),
-        );
-      } else if (dealtHere.length) {
-        wrong.push(`${who} lacks ${cardList(sortCards(dealtHere))}, which the deck deals it`);
-      }
-    }
-    if (deal.hands.length !== 4)
-      wrong.push(`the transcript lists ${deal.hands.length} hands, not 4`);
-    if (wrong.length)
-      return ["fail", `A hand is not what the deck deals: ${wrong.join("; ")}.`, hands];
-    const how = FRENCH.has(t.ruleset)
-      ? "3 then 2 each, the turned card to the taker with 2 more, 3 to the others"
-      : "3 then 2 each, then 3 more each";
-    const what = taker === null ? "5 cards each before everybody passed (redealt)" : how;
-    return [
-      "ok",
-      `Every hand is what the deck deals from seat ${(dealer + 1) % 4}, packet by packet (${what}).`,
-      hands,
-    ];
+        "deck-differs",
+        { k: i, card: at + 1, recipe: made.slice(at, at + 4).join(" ") },
+        n,
+      );
   }
 
-  /** The cards played, trick by trick: each from its player's hand, once, in turn. */
-  function checkPlay(t, deal, dealt, dealer) {
-    const plays = deal.actions
-      .map(([seat, text], n) => ({ n: n + 1, seat, card: playedCard(text) }))
-      .filter((p) => p.card);
+  const sorted = (cards) => [...cards].sort();
+
+  /** The five cards each seat holds before the auction ends, as card texts. */
+  function firstPackets(rec) {
+    const hands = [[], [], [], []];
+    let pos = 0;
+    for (const packet of [3, 2]) {
+      for (let j = 1; j < 5; j++) {
+        hands[(rec.dealer + j) % 4].push(...rec.deck.slice(pos, pos + packet));
+        pos += packet;
+      }
+    }
+    return hands;
+  }
+
+  function handsProblem(rec, deal) {
+    if (rec.dealer !== deal.dealer)
+      return ["hands-dealer", { seat: rec.dealer + 1, told: short(String(deal.dealer + 1)) }];
+    const turned = rec.turned === null ? null : CARD_TEXTS[rec.turned];
+    if (turned !== deal.turned)
+      return ["hands-turned", { card: String(turned), told: short(String(deal.turned)) }];
+    if (deal.hands.length !== SEATS) return ["hands-count", { count: deal.hands.length }];
+    const partial = rec.hands.length === 0; // the auction never ended: 5 cards each
+    const source = partial ? firstPackets(rec) : rec.hands;
+    for (let s = 0; s < SEATS; s++) {
+      const dealt = sorted(source[s].map((c) => CARD_TEXTS[c]));
+      const told = sorted(partial ? deal.hands[s].filter((c) => dealt.includes(c)) : deal.hands[s]);
+      if (!same(dealt, told))
+        return [
+          "hands-seat",
+          { seat: s + 1, dealt: dealt.join(" "), told: short(told.join(" ")) || "—" },
+        ];
+    }
+    return null;
+  }
+
+  /** As verify._blame_thrown_in: the first thrown-in deal just before deal i that the
+   * totals carried into deal i show was played, or null. */
+  function blameThrownIn(t, i, score) {
+    const told = t.deals[i].score;
+    const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+    if (!isObj(told) || !isObj(score)) return null;
+    for (const key of Object.keys(score)) {
+      if (CUMULATIVE.has(key)) continue;
+      if (!same(Object.hasOwn(told, key) ? told[key] : null, score[key])) return null;
+    }
+    let j = i;
+    while (j > 0 && t.deals[j - 1].contract === null) j--;
+    if (j === i) return null;
+    const run = Array.from({ length: i - j }, (_, x) => j + x); // each fits the evidence
+    const later = t.deals.slice(i + 1).find((d) => d.contract !== null);
+    const toldScores = Object.hasOwn(told, "scores") ? told.scores : null;
+    if (later) {
+      const after = later.score;
+      if (!isObj(after)) return null;
+      const num = (v) => typeof v === "number";
+      const pick = (key, x) => (Array.isArray(after[key]) ? after[key][x] : undefined);
+      const carried = [0, 1].map((x) => [pick("scores", x), pick("points", x), pick("paid", x)]);
+      if (!carried.every((v) => v.every(num))) return null;
+      return same(
+        carried.map(([s, p, q]) => s - p - q),
+        toldScores,
+      )
+        ? run
+        : null;
+    }
+    const result = isObj(t.result) ? t.result : {};
+    return same(Object.hasOwn(result, "scores") ? result.scores : null, toldScores) ? run : null;
+  }
+
+  const unfinished = (t) =>
+    t.result !== null &&
+    typeof t.result === "object" &&
+    !Array.isArray(t.result) &&
+    Object.hasOwn(t.result, "winner") &&
+    t.result.winner === null;
+
+  /** Apply deal i's recorded actions to the match (verify._play_actions): why one is
+   * refused ([key, params]), or null. A thrown-in deal may hold passes only. */
+  function playActions(match, i, deal) {
     if (deal.contract === null) {
-      return plays.length
-        ? ["fail", `Nobody took, so the deal was redealt, yet ${plays.length} cards are played.`]
-        : ["ok", "Everybody passed: the deal was redealt, as the next deal shows."];
+      const bid = deal.actions.find((a) => a[1].trim().toLowerCase() !== "pass");
+      if (bid) return ["play-thrown-bid", { seat: bid[0] + 1, action: short(bid[1]) }];
     }
-    const left = dealt.map((h) => [...h]);
-    let leader = (dealer + 1) % 4;
-    for (let trick = 0; trick * 4 < plays.length; trick++) {
-      const four = plays.slice(trick * 4, trick * 4 + 4);
-      for (const [j, p] of four.entries()) {
-        const turn = (leader + j) % 4;
-        if (p.seat !== turn) {
-          return [
-            "fail",
-            `Trick ${trick + 1}, card ${j + 1} (action ${p.n}): ${seatName(t, p.seat)} plays ${p.card}, but it is ${seatName(t, turn)}'s turn.`,
-          ];
-        }
-        const at = left[p.seat].indexOf(p.card);
-        if (at < 0) {
-          return [
-            "fail",
-            `Trick ${trick + 1}, card ${j + 1} (action ${p.n}): ${seatName(t, p.seat)} plays ${p.card}, which the deck did not deal it or it already played.`,
-          ];
-        }
-        left[p.seat].splice(at, 1);
+    for (const [a, [seat, text]] of deal.actions.entries()) {
+      const at = { n: a + 1, action: short(text), seat: short(String(seat + 1)) };
+      if (match.deals.length > i + 1 || match.winner !== null) return ["play-after-end", at];
+      try {
+        match.apply(seat, text);
+      } catch (err) {
+        if (!(err instanceof BeloteVerify.engine.EngineError)) throw err;
+        return ["play-refused", { ...at, why: { key: err.key, params: err.params } }];
       }
-      if (four.length === 4) leader = trickWinner(four, deal.contract.trump);
     }
-    if (plays.length !== 32) return ["fail", `Only ${plays.length} of the 32 cards are played.`];
-    return [
-      "ok",
-      `All 32 cards are played from the hands dealt, each in turn (8 tricks); belote verify also checks every card against the rules and the score.`,
-    ];
+    return null;
   }
 
-  BeloteVerify.checks = { PUBLIC_RELAYS, runChecks };
+  /** After the last deal recorded (verify._check_end): the match is over, as recorded. */
+  function checkEnd(t, match, report) {
+    const result = { winner: match.winner, scores: [...match.scores] };
+    if (match.winner === null) {
+      if (unfinished(t) && t.deals.length) {
+        report.add("result", "unchecked", "result-never-ended");
+        return;
+      }
+      let j = t.deals.length;
+      while (j > 0 && t.deals[j - 1].contract === null) j--;
+      for (let m = j + 1; m <= t.deals.length; m++)
+        report.add(`deal ${m}: play`, "fail", "play-thrown-last", { m }, m);
+      const missing = match.deals.length;
+      report.add(
+        "result",
+        "fail",
+        "result-missing",
+        { count: t.deals.length, missing, a: result.scores[0], b: result.scores[1] },
+        missing,
+      );
+      return;
+    }
+    const params = {
+      team: "AB"[result.winner],
+      won: result.scores[result.winner],
+      lost: result.scores[1 - result.winner],
+    };
+    if (same(result, t.result)) report.add("result", "ok", "result-ok", params);
+    else report.add("result", "fail", "result-differs", { ...params, told: short(t.result) });
+  }
+
+  function replay(t, maker, report) {
+    const decks = [];
+    const deckFor = (k) => {
+      decks[k] = decks[k] || maker.deckInts(k);
+      return decks[k];
+    };
+    const match = new Match(t.ruleset, deckFor, t.target);
+    let stopped = null;
+    const parts = ["hands", "play", "score"];
+    for (const [i, deal] of t.deals.entries()) {
+      const n = i + 1;
+      const made = deckFor(i).map((c) => CARD_TEXTS[c]);
+      if (stopped !== null) {
+        checkDeck(report, i, deal, made); // the decks do not depend on the play
+        for (const part of parts)
+          report.add(
+            `deal ${n}: ${part}`,
+            "unchecked",
+            "not-checked-after",
+            { failed: stopped },
+            n,
+          );
+        continue;
+      }
+      const failsBefore = report.fails;
+      checkDeck(report, i, deal, made);
+      if (match.deals.length <= i) {
+        report.add(`deal ${n}: hands`, "fail", "never-dealt", { n, before: i }, n);
+        stopped = n;
+        continue;
+      }
+      let refused = playActions(match, i, deal);
+      const rec = match.deals[i];
+      const problem = handsProblem(rec, deal);
+      if (problem) report.add(`deal ${n}: hands`, "fail", ...problem, n);
+      else report.add(`deal ${n}: hands`, "ok", "hands-ok", {}, n);
+      const over = match.deals.length > i + 1 || match.winner !== null;
+      if (!refused && !over) {
+        if (i + 1 === t.deals.length && unfinished(t)) {
+          report.add(`deal ${n}: play`, "unchecked", "play-stopped", {}, n);
+          report.add(`deal ${n}: score`, "unchecked", "score-never-ended", {}, n);
+          report.add("result", "unchecked", "result-never-ended");
+          return;
+        }
+        refused = ["play-not-over", {}];
+      }
+      if (refused) {
+        report.add(`deal ${n}: play`, "fail", ...refused, n);
+        report.add(`deal ${n}: score`, "unchecked", "score-play-failed", {}, n);
+        stopped = n;
+        continue;
+      }
+      const contract = rec.contract;
+      if (!same(contract, deal.contract)) {
+        report.add(
+          `deal ${n}: play`,
+          "fail",
+          "play-contract",
+          { made: short(contract), told: short(deal.contract) },
+          n,
+        );
+        report.add(`deal ${n}: score`, "unchecked", "score-contract-differs", {}, n);
+        stopped = n;
+        continue;
+      }
+      if (contract === null) report.add(`deal ${n}: play`, "ok", "play-ok-thrown", {}, n);
+      else report.add(`deal ${n}: play`, "ok", "play-ok", { count: deal.actions.length }, n);
+      const score = rec.result;
+      if (same(score, deal.score)) {
+        report.add(
+          `deal ${n}: score`,
+          "ok",
+          score === null ? "score-ok-thrown" : "score-ok",
+          {},
+          n,
+        );
+      } else {
+        for (const j of blameThrownIn(t, i, score) || [])
+          report.add(`deal ${j + 1}: play`, "fail", "play-thrown-scored", { n, m: j + 1 }, j + 1);
+        report.add(
+          `deal ${n}: score`,
+          "fail",
+          "score-differs",
+          {
+            made: short(score),
+            told: short(deal.score),
+            field: firstDifference(deal.score, score),
+          },
+          n,
+        );
+        stopped = n;
+      }
+      // a wrong deck or hand: the first deal that went wrong is this one
+      if (report.fails > failsBefore) stopped = n;
+    }
+    if (stopped !== null) {
+      report.add("result", "unchecked", "not-checked-after", { failed: stopped });
+      return;
+    }
+    checkEnd(t, match, report);
+  }
+
+  function firstDifference(told, made) {
+    const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+    if (!isObj(told) || !isObj(made)) return "";
+    for (const key of Object.keys(made)) {
+      if (!Object.hasOwn(told, key) || !same(told[key], made[key])) return key;
+    }
+    return Object.keys(told).find((k) => !Object.hasOwn(made, k)) || "";
+  }
+
+  BeloteVerify.checks = { MAX_ROUND, PUBLIC_RELAYS, runChecks, same };
 })();

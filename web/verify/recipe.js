@@ -77,28 +77,102 @@
     return concat(parts);
   }
 
-  /** A deck maker keyed with the server seed: `await maker.deck(k)` gives deal k's cards. */
-  async function deckMaker(serverSeed, seatSeeds, drandRound, drandValue, size = 32) {
-    const key = await crypto.subtle.importKey(
-      "raw",
-      serverSeed,
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
+  // SHA-256 in plain JavaScript, synchronous: a deck needs one or two HMAC blocks, and
+  // 10,000 deals must not wait on 20,000 WebCrypto promises.
+  const K256 = new Uint32Array([
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  ]);
+  const W = new Uint32Array(64);
+
+  function sha256Sync(bytes) {
+    const n = bytes.length;
+    const padded = new Uint8Array(((n + 9 + 63) >> 6) << 6);
+    padded.set(bytes);
+    padded[n] = 0x80;
+    const bits = n * 8;
+    const view = new DataView(padded.buffer);
+    view.setUint32(padded.length - 8, Math.floor(bits / 0x100000000));
+    view.setUint32(padded.length - 4, bits >>> 0);
+    const h = new Uint32Array([
+      0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+      0x5be0cd19,
+    ]);
+    for (let off = 0; off < padded.length; off += 64) {
+      for (let i = 0; i < 16; i++) W[i] = view.getUint32(off + 4 * i);
+      for (let i = 16; i < 64; i++) {
+        const a = W[i - 15];
+        const b = W[i - 2];
+        const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
+        const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
+        W[i] = (W[i - 16] + s0 + W[i - 7] + s1) | 0;
+      }
+      let [a, b, c, d, e, f, g, hh] = h;
+      for (let i = 0; i < 64; i++) {
+        const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+        const ch = (e & f) ^ (~e & g);
+        const t1 = (hh + S1 + ch + K256[i] + W[i]) | 0;
+        const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+        const maj = (a & b) ^ (a & c) ^ (b & c);
+        const t2 = (S0 + maj) | 0;
+        hh = g;
+        g = f;
+        f = e;
+        e = (d + t1) | 0;
+        d = c;
+        c = b;
+        b = a;
+        a = (t1 + t2) | 0;
+      }
+      h[0] += a;
+      h[1] += b;
+      h[2] += c;
+      h[3] += d;
+      h[4] += e;
+      h[5] += f;
+      h[6] += g;
+      h[7] += hh;
+    }
+    const out = new Uint8Array(32);
+    const outView = new DataView(out.buffer);
+    for (let i = 0; i < 8; i++) outView.setUint32(4 * i, h[i]);
+    return out;
+  }
+
+  /** HMAC-SHA256 with a key of at most 64 bytes (the server seed is 32). */
+  function hmacSha256(key, message) {
+    const inner = new Uint8Array(64).fill(0x36);
+    const outer = new Uint8Array(64).fill(0x5c);
+    for (let i = 0; i < key.length; i++) {
+      inner[i] ^= key[i];
+      outer[i] ^= key[i];
+    }
+    return sha256Sync(concat([outer, sha256Sync(concat([inner, message]))]));
+  }
+
+  /**
+   * A deck maker keyed with the server seed: `maker.deck(k)` gives deal k's cards as text,
+   * `maker.deckInts(k)` as card ints (0..31, the engine's). Synchronous.
+   */
+  function deckMaker(serverSeed, seatSeeds, drandRound, drandValue, size = 32) {
     const head = encoder.encode(RECIPE);
     const tail = messageTail(seatSeeds, drandRound, drandValue);
-    async function block(k, b) {
-      const msg = concat([head, bigEndian(k, 4), bigEndian(b, 4), tail]);
-      return new Uint8Array(await crypto.subtle.sign("HMAC", key, msg));
+    function block(k, b) {
+      return hmacSha256(serverSeed, concat([head, bigEndian(k, 4), bigEndian(b, 4), tail]));
     }
-    async function deck(k) {
+    function deckInts(k) {
       let b = 0;
-      let bytes = await block(k, b);
+      let bytes = block(k, b);
       let at = 0;
-      const next = async () => {
+      const next = () => {
         if (at === bytes.length) {
-          bytes = await block(k, ++b);
+          bytes = block(k, ++b);
           at = 0;
         }
         return bytes[at++];
@@ -107,15 +181,14 @@
       for (let i = 31; i >= 1; i--) {
         const n = i + 1;
         const limit = 256 - (256 % n);
-        let x = await next();
-        while (x >= limit) x = await next();
+        let x = next();
+        while (x >= limit) x = next();
         const j = x % n;
         [cards[i], cards[j]] = [cards[j], cards[i]];
       }
-      const kept = size === 24 ? cards.filter((c) => (c & 7) >= 2) : cards;
-      return kept.map((c) => CARDS[c]);
+      return size === 24 ? cards.filter((c) => (c & 7) >= 2) : cards;
     }
-    return { deck };
+    return { deck: (k) => deckInts(k).map((c) => CARDS[c]), deckInts };
   }
 
   const FRENCH = new Set(["classic", "club"]);
@@ -239,6 +312,8 @@
     toHex,
     sha256,
     messageTail,
+    sha256Sync,
+    hmacSha256,
     deckMaker,
     FRENCH,
     RULESETS,

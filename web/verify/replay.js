@@ -9,16 +9,11 @@
   const BeloteVerify = (window.BeloteVerify = window.BeloteVerify || {});
 
   const { FRENCH, playedCard, sortCards, trickWinner } = BeloteVerify.recipe;
+  const say = (key, params) => BeloteVerify.i18n.say(key, params);
 
   const SUIT_SIGN = { C: "♣", D: "♦", H: "♥", S: "♠" };
-  const TRUMP_NAME = {
-    C: "♣ clubs",
-    D: "♦ diamonds",
-    H: "♥ hearts",
-    S: "♠ spades",
-    NT: "No Trump",
-    AT: "All Trump",
-  };
+  const trumpName = (trump) =>
+    SUIT_SIGN[trump] ? `${SUIT_SIGN[trump]} ${say(`trump-${trump}`)}` : say(`trump-${trump}`);
   // The bot's replay GIF: 700 ms a card, 1.6 s on a finished trick (bot/render/replay.py).
   const CARD_MS = 700;
   const TRICK_MS = 1600;
@@ -137,7 +132,10 @@
         ...t.deals.map((d, i) =>
           el("option", {
             value: String(i),
-            text: `${d.k + 1} of ${t.deals.length}${d.contract ? "" : " (redealt)"}`,
+            text: say(d.contract ? "deal-of" : "deal-of-thrown", {
+              n: i + 1,
+              count: t.deals.length,
+            }),
           }),
         ),
       );
@@ -152,7 +150,7 @@
       this.deal = this.t.deals[index];
       Object.assign(this, dealFrames(this.t, this.deal));
       this.position.max = String(this.frames.length - 1);
-      this.root.dataset.deal = String(this.deal.k);
+      this.root.dataset.replayDeal = String(index + 1); // as people count deals
       this.root.dataset.steps = String(this.frames.length);
       this.go(0);
     }
@@ -167,7 +165,7 @@
 
     play() {
       if (this.step >= this.frames.length - 1) this.go(0);
-      this.playButton.textContent = "⏸ Pause";
+      this.playButton.textContent = say("replay-pause");
       this.root.dataset.playing = "true";
       const tick = () => {
         const frame = this.frames[this.step];
@@ -180,10 +178,16 @@
       tick();
     }
 
+    /** Draw the current step again (after a change of language). */
+    redraw() {
+      this.playButton.textContent = say(this.timer ? "replay-pause" : "replay-play");
+      if (this.frames && this.frames.length) this.draw(this.frames[this.step]);
+    }
+
     pause() {
       clearTimeout(this.timer);
       this.timer = null;
-      if (this.playButton) this.playButton.textContent = "▶ Play";
+      if (this.playButton) this.playButton.textContent = say("replay-play");
       if (this.root) this.root.dataset.playing = "false";
     }
 
@@ -191,14 +195,15 @@
       const { t, deal } = this;
       const contract = deal.contract;
       const seats = [0, 1, 2, 3].map((seat) => {
-        const info = t.seats[seat] || { name: `Seat ${seat}` };
+        const info = t.seats[seat] || { name: String(seat + 1) };
         const classes = ["seat", `place-${seat}`, `team-${seat % 2}`];
         if (frame.toMove === seat) classes.push("to-move");
         const tags = [];
-        if (deal.dealer === seat) tags.push(el("span", { class: "tag dealer", text: "dealer" }));
+        if (deal.dealer === seat)
+          tags.push(el("span", { class: "tag dealer", text: say("dealer") }));
         if (contract && contract.taker === seat)
-          tags.push(el("span", { class: "tag taker", text: "took" }));
-        if (info.bot) tags.push(el("span", { class: "tag bot", text: "bot" }));
+          tags.push(el("span", { class: "tag taker", text: say("took") }));
+        if (info.bot) tags.push(el("span", { class: "tag bot", text: say("bot") }));
         return el(
           "div",
           { class: classes.join(" "), "data-seat": String(seat) },
@@ -218,13 +223,22 @@
         }),
       );
       const info = el("div", { class: "info" });
+      const nameOf = (seat) => t.seats[seat]?.name ?? String(seat + 1);
       const contractText = contract
-        ? `${TRUMP_NAME[contract.trump] || contract.trump}${contract.multiplier > 1 ? ` ×${contract.multiplier}` : ""}, taken by ${t.seats[contract.taker]?.name ?? `seat ${contract.taker}`}`
-        : "Everybody passed: redealt";
+        ? say("taken-by", {
+            trump: `${trumpName(contract.trump)}${contract.multiplier > 1 ? ` ×${contract.multiplier}` : ""}`,
+            name: nameOf(contract.taker),
+          })
+        : say("redealt");
       info.append(el("div", { class: "contract", text: contractText }));
       if (FRENCH.has(t.ruleset) && deal.turned) {
         info.append(
-          el("div", { class: "turned" }, el("span", { text: "Turned: " }), cardNode(deal.turned)),
+          el(
+            "div",
+            { class: "turned" },
+            el("span", { text: say("turned") }),
+            cardNode(deal.turned),
+          ),
         );
       }
       info.append(
@@ -233,20 +247,18 @@
           { class: "tricks" },
           el("span", {
             class: "team-0",
-            text: `Tricks ${t.seats[0]?.name ?? 0} & ${t.seats[2]?.name ?? 2}: ${frame.tricks[0]}`,
+            text: say("tricks-a", { a: nameOf(0), c: nameOf(2), count: frame.tricks[0] }),
           }),
           el("span", {
             class: "team-1",
-            text: `${t.seats[1]?.name ?? 1} & ${t.seats[3]?.name ?? 3}: ${frame.tricks[1]}`,
+            text: say("tricks-b", { b: nameOf(1), d: nameOf(3), count: frame.tricks[1] }),
           }),
         ),
       );
       const bidding = el(
         "ol",
         { class: "bidding" },
-        ...this.bids.map(([seat, text]) =>
-          el("li", { text: `${t.seats[seat]?.name ?? `seat ${seat}`}: ${text}` }),
-        ),
+        ...this.bids.map(([seat, text]) => el("li", { text: `${nameOf(seat)}: ${text}` })),
       );
       const centre = el("div", { class: "centre" }, trick);
       if (frame.end) centre.replaceChildren(scorePanel(t, deal));
@@ -254,19 +266,29 @@
         el(
           "div",
           { class: "head" },
-          el("strong", { text: `Match ${t.match} · deal ${deal.k + 1}` }),
+          el("strong", { text: say("head", { match: t.match, n: this.dealIndex + 1 }) }),
           el("span", { text: ` · ${t.ruleset}` }),
         ),
         ...seats,
         centre,
-        el("div", { class: "side" }, info, el("div", { class: "label", text: "Bidding" }), bidding),
+        el(
+          "div",
+          { class: "side" },
+          info,
+          el("div", { class: "label", text: say("bidding") }),
+          bidding,
+        ),
       );
       const plays = this.plays.length;
       this.where.textContent = frame.end
-        ? "end of the deal"
+        ? say("end-of-deal")
         : frame.n === 0
-          ? "as dealt"
-          : `trick ${Math.ceil(frame.n / 4)} of ${Math.ceil(plays / 4)}, card ${((frame.n - 1) % 4) + 1}`;
+          ? say("as-dealt")
+          : say("trick-card", {
+              trick: Math.ceil(frame.n / 4),
+              tricks: Math.ceil(plays / 4),
+              card: ((frame.n - 1) % 4) + 1,
+            });
     }
   }
 
@@ -286,19 +308,24 @@
         );
     };
     if (s) {
-      row("Card points", s.card_points);
-      row("Tricks", s.tricks);
-      row("Melds", s.melds);
-      row("Belote", s.belotes);
-      row("Scored", s.points);
-      row("Match", s.scores);
+      row(say("card-points"), s.card_points);
+      row(say("tricks"), s.tricks);
+      row(say("melds"), s.melds);
+      row(say("belote"), s.belotes);
+      row(say("scored"), s.points);
+      row(say("match-total"), s.scores);
     }
     return el(
       "div",
       { class: "score" },
       el("div", {
         class: "outcome",
-        text: s && s.outcome ? `Contract ${s.outcome}` : deal.contract ? "Deal over" : "Redealt",
+        text:
+          s && typeof s.outcome === "string"
+            ? say("contract-outcome", { outcome: say(`outcome-${s.outcome}`) })
+            : deal.contract
+              ? say("deal-over")
+              : say("redealt"),
       }),
       el(
         "table",
@@ -307,8 +334,14 @@
           "tr",
           {},
           el("th"),
-          el("th", { class: "team-0", text: `${t.seats[0]?.name} & ${t.seats[2]?.name}` }),
-          el("th", { class: "team-1", text: `${t.seats[1]?.name} & ${t.seats[3]?.name}` }),
+          el("th", {
+            class: "team-0",
+            text: `${say("team-a")}: ${t.seats[0]?.name ?? 1} & ${t.seats[2]?.name ?? 3}`,
+          }),
+          el("th", {
+            class: "team-1",
+            text: `${say("team-b")}: ${t.seats[1]?.name ?? 2} & ${t.seats[3]?.name ?? 4}`,
+          }),
         ),
         ...rows,
       ),

@@ -14,6 +14,12 @@
   const { QUICKNET, roundTime } = BeloteVerify.recipe;
   const { Replay } = BeloteVerify.replay;
   const { TranscriptError, parseTranscript } = BeloteVerify.transcript;
+  const { say } = BeloteVerify.i18n;
+
+  /** Larger files are refused with a message rather than read. */
+  const MAX_MB = 200;
+  /** Passing deal checks beyond this many are folded into one line (10,000 deals). */
+  const SHOWN = 400;
 
   const $ = (sel) => document.querySelector(sel);
   const params = new URLSearchParams(location.search);
@@ -23,6 +29,7 @@
     .filter(Boolean);
   const replay = new Replay($("#replay"));
   let running = 0;
+  let last = null; // {t, outcome} of the last check, to redraw in another language
 
   if (params.get("drand") === "off") $("#online").checked = false;
 
@@ -30,33 +37,73 @@
     document.documentElement.dataset.state = state;
   }
 
-  function item(check) {
+  /**
+   * The machine-readable answer (docs/fairdeal.md): on <html> and on #summary,
+   * data-verdict = fair | unfair | not-verified | error | pending, data-deal = the first
+   * deal that went wrong (from 1, as people count), data-deals = every such deal.
+   */
+  function setVerdict(verdict, deals = []) {
+    for (const node of [document.documentElement, $("#summary")]) {
+      node.dataset.verdict = verdict;
+      node.dataset.deal = deals.length ? String(deals[0]) : "";
+      node.dataset.deals = deals.join(" ");
+    }
+  }
+
+  function checkName(c) {
+    const m = /^deal (\d+): (deck|hands|play|score)$/.exec(c.name);
+    return m ? say(`name-${m[2]}`, { n: m[1] }) : say(`name-${c.name}`);
+  }
+
+  function row(c) {
     const node = document.createElement("li");
     node.className = "check";
-    node.dataset.id = String(check.id);
+    node.dataset.id = String(c.id);
+    node.dataset.name = c.name;
+    node.dataset.status = c.status;
+    if (c.deal !== null) node.dataset.deal = String(c.deal);
     const mark = document.createElement("span");
     mark.className = "mark";
+    mark.textContent = say(`mark-${c.status}`);
     const name = document.createElement("span");
     name.className = "name";
+    name.textContent = checkName(c);
     const message = document.createElement("span");
     message.className = "message";
+    message.textContent = say(c.key, c.params);
     node.append(mark, name, message);
     return node;
   }
 
-  const MARKS = { ok: "✓ ok", fail: "✗ FAILED", skip: "– not checked", pending: "… checking" };
-
-  function show(check) {
-    let node = $(`#checks li[data-id="${check.id}"]`);
-    if (!node) {
-      node = item(check);
-      $("#checks").append(node);
+  function showChecks(checks) {
+    const list = document.createDocumentFragment();
+    const dealChecks = checks.filter((c) => c.deal !== null && c.status === "ok");
+    const fold = dealChecks.length > SHOWN ? new Set(dealChecks.slice(SHOWN / 2)) : new Set();
+    let folded = null;
+    for (const c of checks) {
+      if (!fold.has(c)) {
+        list.append(row(c));
+        continue;
+      }
+      if (!folded) {
+        folded = document.createElement("li");
+        folded.className = "check folded";
+        folded.dataset.status = "ok";
+        folded.dataset.count = "0";
+        folded.dataset.from = String(c.deal);
+        list.append(folded);
+      }
+      folded.dataset.count = String(Number(folded.dataset.count) + 1);
+      folded.dataset.to = String(c.deal);
     }
-    node.dataset.status = check.status;
-    node.dataset.name = check.name;
-    node.querySelector(".mark").textContent = MARKS[check.status];
-    node.querySelector(".name").textContent = check.name;
-    node.querySelector(".message").textContent = check.message;
+    if (folded) {
+      folded.textContent = say("folded", {
+        count: folded.dataset.count,
+        from: folded.dataset.from,
+        to: folded.dataset.to,
+      });
+    }
+    $("#checks").replaceChildren(list);
   }
 
   function showInputs(t) {
@@ -77,114 +124,195 @@
       }
       list.append(dt, dd);
     };
-    add("Ruleset", `${t.ruleset}${t.target ? `, to ${t.target}` : ""}`);
-    add("Commitment (shown before the seeds)", t.commitment);
-    add("Server seed (revealed at the end)", t.serverSeed ?? "not revealed yet");
+    add(
+      say("in-ruleset"),
+      t.target ? say("in-target", { ruleset: t.ruleset, target: t.target }) : t.ruleset,
+    );
+    add(say("in-commitment"), t.commitment);
+    add(say("in-seed"), t.serverSeed ?? say("in-unrevealed"));
     t.seats.forEach((s, i) =>
-      add(`Seat ${i}: ${s.name}${s.bot ? " (bot)" : ""}`, s.seed ?? "no seed"),
+      add(
+        say(s.bot ? "in-seat-bot" : "in-seat", { seat: i + 1, name: s.name }),
+        s.seed ?? say("in-no-seed"),
+      ),
     );
     if (t.drand) {
-      const when = new Date(roundTime(t.drand.round) * 1000).toISOString().replace(".000Z", " UTC");
-      add(
-        `drand quicknet round ${t.drand.round} (published ${when})`,
-        t.drand.value,
-        `https://api.drand.sh/${QUICKNET.chain}/public/${t.drand.round}`,
-      );
-      add("drand signature", t.drand.signature);
+      const round = t.drand.round;
+      const seconds = Number.isSafeInteger(round) ? roundTime(round) : NaN;
+      const date = new Date(seconds * 1000);
+      const label = Number.isFinite(date.getTime())
+        ? say("in-drand-when", { round, when: date.toISOString().replace(".000Z", " UTC") })
+        : say("in-drand", { round });
+      const chain = /^[0-9a-f]{64}$/.test(t.drand.chain) ? t.drand.chain : QUICKNET.chain;
+      const href = Number.isSafeInteger(round)
+        ? `https://api.drand.sh/${chain}/public/${round}`
+        : null;
+      add(label, t.drand.value, href);
+      add(say("in-signature"), t.drand.signature);
     } else {
-      add("drand", "none: dealt from the seeds alone");
+      add("drand", say("in-no-drand"));
     }
   }
 
-  function resultText(t) {
-    const r = t.result;
-    if (!r || !Array.isArray(r.scores) || (r.winner !== 0 && r.winner !== 1)) return "";
-    const names = t.seats
-      .filter((_, i) => i % 2 === r.winner)
-      .map((s) => s.name)
-      .join(" & ");
-    const [won, lost] = r.winner === 0 ? r.scores : [r.scores[1], r.scores[0]];
-    return ` Team ${r.winner} (${names}) won ${won} to ${lost}.`;
+  function summaryText(t, outcome) {
+    const { checks, verdict, deals } = outcome;
+    if (verdict === "fair") {
+      const r = t.result;
+      return r && (r.winner === 0 || r.winner === 1)
+        ? say("verdict-fair", {
+            team: "AB"[r.winner],
+            won: r.scores[r.winner],
+            lost: r.scores[1 - r.winner],
+          })
+        : say("verdict-fair-plain");
+    }
+    if (verdict === "not-verified") {
+      if (t.serverSeed === null) return say("verdict-unrevealed");
+      const names = checks.filter((c) => c.status === "unchecked").map(checkName);
+      return say("verdict-not-verified", { names: names.join(", ") });
+    }
+    const failed = checks.filter((c) => c.status === "fail");
+    const shown = failed.slice(0, 6).map(checkName);
+    const names = shown.join(", ") + (failed.length > shown.length ? ", …" : "");
+    let text =
+      failed.length === 1
+        ? say("verdict-unfair-one", { names })
+        : say("verdict-unfair", { count: failed.length, names });
+    if (deals.length) text += ` ${say("verdict-deal", { deal: deals[0] })}`;
+    const decks = checks.filter((c) => c.name.endsWith(": deck"));
+    if (decks.length > 1 && decks.every((c) => c.status === "fail"))
+      text += ` ${say("verdict-every-deck")}`;
+    return text;
   }
 
-  /** Check one transcript's text: the whole page shows the answer. */
+  function draw() {
+    if (!last) return;
+    const { t, outcome, error } = last;
+    const summary = $("#summary");
+    if (error) {
+      $("#title").textContent = say(error.title);
+      summary.dataset.status = "error";
+      summary.textContent = say(error.key, error.params);
+      return;
+    }
+    $("#title").textContent = say("title-match", { match: t.match });
+    showInputs(t);
+    if (!outcome) {
+      summary.dataset.status = "pending";
+      summary.textContent = say("checking");
+      return;
+    }
+    showChecks(outcome.checks);
+    summary.dataset.status =
+      outcome.verdict === "fair" ? "ok" : outcome.verdict === "unfair" ? "fail" : "unchecked";
+    summary.textContent = summaryText(t, outcome);
+  }
+
+  function showError(title, key, params) {
+    last = { error: { title, key, params } };
+    $("#outcome").hidden = false;
+    $("#checks").replaceChildren();
+    $("#inputs").hidden = true;
+    $("#replay").hidden = true;
+    setVerdict("error");
+    draw();
+    setState("done");
+  }
+
+  /** Check one transcript's text: the whole page shows the answer. Never throws, and
+   * never leaves the page on "Checking…". */
   async function check(text) {
     const mine = ++running;
+    try {
+      await checkOne(text, mine);
+    } catch (err) {
+      if (mine !== running) return;
+      showError("title-error", "broke", { why: String((err && err.message) || err).slice(0, 300) });
+    }
+  }
+
+  async function checkOne(text, mine) {
     setState("checking");
+    setVerdict("pending");
     replay.pause();
     $("#outcome").hidden = false;
     $("#checks").replaceChildren();
     $("#inputs").hidden = true;
     $("#replay").hidden = true;
-    const summary = $("#summary");
     let t;
     try {
       t = parseTranscript(text);
     } catch (err) {
-      if (!(err instanceof TranscriptError)) throw err;
-      $("#title").textContent = "Not a match transcript";
-      summary.dataset.status = "error";
-      summary.textContent = `This is not a match transcript: ${err.message}`;
-      setState("done");
+      if (!(err instanceof TranscriptError) && !(err instanceof RangeError)) throw err;
+      showError("title-error", "not-transcript", { why: err.message });
       return;
     }
-    $("#title").textContent = `Match ${t.match}`;
-    summary.dataset.status = "pending";
-    summary.textContent = "Checking…";
-    showInputs(t);
+    last = { t, outcome: null };
+    draw();
     $("#inputs").hidden = false;
-    const checks = await runChecks(t, {
+    // let the page show "Checking…" before the work starts
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const outcome = await runChecks(t, {
       online: $("#online").checked,
       relays: relays.length ? relays : PUBLIC_RELAYS,
-      report: (c) => mine === running && show(c),
     });
     if (mine !== running) return;
-    const failed = checks.filter((c) => c.status === "fail");
-    const skipped = checks.filter((c) => c.status === "skip");
-    const decks = checks.filter((c) => c.name.endsWith(": deck"));
-    if (t.serverSeed === null) {
-      summary.dataset.status = "fail";
-      summary.textContent =
-        "The match is not over: the server has not revealed its seed, so no deck can be checked yet. Check it again once the match has ended.";
-    } else if (failed.length) {
-      summary.dataset.status = "fail";
-      let why = "";
-      if (decks.length > 1 && decks.every((c) => c.status === "fail")) {
-        why =
-          " Every deck differs from the recipe's: an input is not the one the match was dealt from (the server seed, a seat's seed, or drand's value).";
-      }
-      summary.textContent = `${failed.length} check${failed.length === 1 ? "" : "s"} failed: ${failed.map((c) => c.name).join(", ")}. This match's deals cannot be trusted.${why}`;
-    } else {
-      summary.dataset.status = "ok";
-      const note = skipped.length ? ` (${skipped.map((c) => c.name).join(", ")}: not checked)` : "";
-      summary.textContent = `Every check passed: the deals were fair${note}.${resultText(t)}`;
+    last = { t, outcome };
+    draw();
+    setVerdict(outcome.verdict, outcome.deals);
+    try {
+      replay.load(t);
+    } catch {
+      $("#replay").hidden = true; // a transcript too broken to replay: the checks say why
     }
-    replay.load(t);
     setState("done");
+  }
+
+  function tooBig(size) {
+    if (size <= MAX_MB * 1024 * 1024) return false;
+    showError("title-error", "too-big", { size: Math.round(size / 1048576), max: MAX_MB });
+    return true;
   }
 
   async function fromUrl(url) {
     setState("checking");
+    let text;
     try {
       const answer = await fetch(url, { credentials: "omit", cache: "no-store" });
       if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
-      const text = await answer.text();
-      $("#paste").value = text;
-      await check(text);
+      const size = Number(answer.headers.get("Content-Length") || 0);
+      if (tooBig(size)) return;
+      text = await answer.text();
     } catch (err) {
-      $("#outcome").hidden = false;
-      $("#title").textContent = "No transcript";
-      $("#summary").dataset.status = "error";
-      $("#summary").textContent = `Could not fetch the transcript from ${url}: ${err.message}`;
-      setState("done");
+      showError("title-fetch", "fetch-failed", { url, why: String(err && err.message) });
+      return;
     }
+    if (tooBig(text.length)) return;
+    if (text.length < 1_000_000) $("#paste").value = text;
+    await check(text);
   }
 
   async function fromFile(file) {
-    const text = await file.text();
-    $("#paste").value = text;
+    if (tooBig(file.size)) return;
+    let text;
+    try {
+      text = await file.text();
+    } catch (err) {
+      showError("title-error", "read-failed", { why: String(err && err.message) });
+      return;
+    }
+    if (text.length < 1_000_000) $("#paste").value = text;
     await check(text);
   }
+
+  const langSelect = $("#lang");
+  langSelect.value = BeloteVerify.i18n.language;
+  langSelect.addEventListener("change", () => {
+    BeloteVerify.i18n.use(langSelect.value, true);
+    draw();
+    replay.redraw();
+  });
+  BeloteVerify.i18n.apply();
 
   $("#file").addEventListener("change", (e) => e.target.files[0] && fromFile(e.target.files[0]));
   $("#check").addEventListener("click", () => check($("#paste").value));
@@ -218,5 +346,10 @@
   window.addEventListener("hashchange", fromAddress);
   fromAddress();
 
-  BeloteVerify.verify = { check };
+  BeloteVerify.verify = {
+    check,
+    get last() {
+      return last;
+    },
+  };
 })();
