@@ -337,6 +337,7 @@ class BeloteApp:
         self.registry.update_idle()
 
     async def stop(self) -> None:
+        metrics.unwatch(self)
         if self._leases is not None:
             await self._leases.stop()
         await self.ceremony.stop()

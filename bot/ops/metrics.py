@@ -134,6 +134,11 @@ def watch(app: Any) -> None:
     _apps.add(app)
 
 
+def unwatch(app: Any) -> None:
+    """Count ``app``'s tables no more (it stopped)."""
+    _apps.discard(app)
+
+
 # --- the hooks ---------------------------------------------------------------------------
 
 
