@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from bot.commands.inputs import Ctx
 from bot.commands.router import TOURNAMENT_COMMANDS, CommandRouter
-from bot.ops import metrics
+from bot.ops import lifecycle, metrics
 from bot.ops.clock import Clock, Randomness, SystemClock, SystemRandomness
 from bot.ops.scheduler import ApsScheduler, Scheduler, settle
 from bot.platform import Channel, Choices, NullPlatform, Platform, Reply, User
@@ -294,6 +294,7 @@ class BeloteApp:
                 log.info("no tournaments package")
             else:
                 await attach_tournaments(self, host=self.tournament_tables)
+        lifecycle.started(self)
 
     async def adopt_tables(self, rows: list[TableRow]) -> None:
         """Run these tables from now on (at start, or taken over from a process whose

@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 COMMAND_MODULES: tuple[str, ...] = (
     "adapters.cli.engine_commands",  # deck, legal, bench
@@ -24,10 +25,20 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with a refusal in one line (``belote run: error: argument --timer: ...``,
+    exit status 2) instead of the usage block and then the error: what a log collector,
+    systemd or a person in a hurry reads is the line that says what is wrong."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="belote", description="Belote for Discord, Telegram and the terminal."
-    )
+    from bot.ops.version import VERSION
+
+    parser = Parser(prog="belote", description="Belote for Discord, Telegram and the terminal.")
+    parser.add_argument("--version", action="version", version=f"belote {VERSION}")
     sub = parser.add_subparsers(dest="command")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
@@ -38,7 +49,7 @@ def with_default_command(argv: Sequence[str]) -> list[str]:
     """``belote --no-drand`` means ``belote run --no-drand``: with no command, options are
     the table's (``belote -h`` still shows every command)."""
     argv = list(argv)
-    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         return ["run", *argv]
     return argv or ["run"]
 

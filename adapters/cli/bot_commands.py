@@ -4,6 +4,13 @@ The chat adapters are imported lazily, by name, only when chosen: the console ne
 neither discord.py nor python-telegram-bot loaded. Each chat adapter exposes
 ``async def run(app_factory)``; ``app_factory(platform)`` returns a BeloteApp (not yet
 started) wired to that platform.
+
+``belote run`` reads its settings once (:mod:`bot.ops.settings`: the options typed, the
+environment, ``.env``), checks them and the machine before anything opens, and says each
+problem in one log line (exit status 2: fix the settings). Whatever it opened is closed
+on every way out, so a failed start ends the process instead of leaving it hanging.
+Exit status: 0 a clean stop, 1 a fault that may pass (a server unreachable), 2 the
+settings or the database need the operator, 130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -14,48 +21,17 @@ import importlib
 import inspect
 import logging
 import os
+import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from adapters.cli import types
-from bot.ops.logs import FORMATS
-
-DEFAULT_DB = "belote.db"
-DB_HELP = (
-    "database: a SQLite file (default belote.db) or a postgresql:// URL, which several "
-    "bot processes can share (env: DATABASE_URL or BELOTE_DB)"
-)
-
-
-def default_db() -> str:
-    """``DATABASE_URL``, else ``BELOTE_DB`` (environment or .env), else belote.db."""
-    return _env("DATABASE_URL", None) or _env("BELOTE_DB", DEFAULT_DB)
-
+from adapters.cli import settings_options, types
+from bot.ops import settings as settings_model
 
 SOLO_PICTURES = "belote-pictures"
 log = logging.getLogger("belote")
-
-
-def _env(name: str, default: Any) -> Any:
-    """An option's default: the BELOTE_* setting when set (environment or .env), so a
-    container or a systemd unit configures the bot without a command line."""
-    value = _settings().get(name, "").strip()
-    return value if value else default
-
-
-def _flag(name: str) -> bool:
-    return _settings().get(name, "").strip().lower() in ("1", "true", "yes", "on")
-
-
-def _list(name: str) -> list[str] | None:
-    items = [v.strip() for v in _settings().get(name, "").split(",") if v.strip()]
-    return items or None
-
-
-def _settings() -> dict[str, str]:
-    return {**read_dotenv(), **os.environ}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -64,25 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run the bot: in the terminal, or on Discord / Telegram",
         description="Run the bot. With no chat token configured, plays in the terminal.",
     )
-    p.add_argument(
-        "--platform",
-        choices=("console", "discord", "telegram"),
-        default=_env("BELOTE_PLATFORM", None),
-    )
-    p.add_argument("--db", default=default_db(), help=DB_HELP)
-    p.add_argument(
-        "--owner",
-        default=_env("BELOTE_OWNER", None),
-        help="PostgreSQL: this process's name in the table leases (unique per live process;"
-        " restarted under the same name it takes its tables back at once)",
-    )
-    p.add_argument(
-        "--lease",
-        type=types.lease,
-        default=10.0,
-        metavar="S",
-        help="PostgreSQL: seconds a dead process's tables wait before another takes them",
-    )
+    settings_options.add(p, settings_options.RUN_OPTIONS)
     p.add_argument(
         "--shard-ids",
         default=None,
@@ -93,104 +51,45 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--shard-count", type=types.whole(1, 65_536), default=None, metavar="N", help="shards"
     )
-    p.add_argument(
-        "--bot-delay",
-        type=types.bot_delay,
-        default=_env("BELOTE_BOT_DELAY", 1.0),
-        metavar="S",
-        help="bot pause",
-    )
     p.add_argument("--fast", action="store_true", help="no pause, no seed window")
-    p.add_argument(
-        "--no-drand",
-        action="store_true",
-        default=_flag("BELOTE_NO_DRAND"),
-        help="deal without drand",
-    )
-    p.add_argument(
-        "--drand-relay",
-        action="append",
-        metavar="URL",
-        default=_list("BELOTE_DRAND_RELAYS"),
-        help="drand relay URL",
-    )
-    p.add_argument(
-        "--timer",
-        type=types.default_timer,
-        default=_env("BELOTE_TIMER", 60.0),
-        metavar="S",
-        help="turn timer",
-    )
-    p.add_argument(
-        "--window",
-        type=types.seed_window,
-        default=_env("BELOTE_WINDOW", 20.0),
-        metavar="S",
-        help="seed window",
-    )
-    rules = "classic|club|bulgarian"
-    p.add_argument(
-        "--ruleset",
-        type=types.ruleset,
-        default=_env("BELOTE_RULESET", None),
-        metavar=rules,
-        help="new tables' rules (club)",
-    )
     p.add_argument("--target", type=types.target, metavar="N", help="console: points to win")
     p.add_argument("--lang", metavar="LANG", help="console: en, fr or bg (default: from $LANG)")
-    p.add_argument(
-        "--verify-page",
-        default=_env("BELOTE_VERIFY_PAGE", None),
-        metavar="URL",
-        help="the browser check /verify links to (default: <public-url>/verify/, "
-        "else the docs' published web/verify)",
-    )
-    p.add_argument(
-        "--public-url",
-        default=_env("BELOTE_PUBLIC_URL", None),
-        metavar="URL",
-        help="the address people reach this bot's HTTP port (--metrics-port) at: "
-        "/verify then links to the page it serves, URL/verify/",
-    )
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
     p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
     p.add_argument("--random-seed", default=None, help=argparse.SUPPRESS)  # tests only
-    p.add_argument("--log-level", default=_env("BELOTE_LOG_LEVEL", "WARNING"))
-    p.add_argument(
-        "--log-format",
-        choices=FORMATS,
-        default=_env("BELOTE_LOG_FORMAT", "text"),
-        help="text: one line an event; json: one JSON object an event",
-    )
-    p.add_argument(
-        "--log-wire",
-        action="store_true",
-        default=_flag("BELOTE_LOG_WIRE"),
-        help="with DEBUG, the libraries' raw traffic too (platform debugging only: it shows "
-        "what players type before the bot knows it is a secret)",
-    )
-    p.add_argument(
-        "--metrics-port",
-        type=types.whole(0, 65535),
-        default=_env("BELOTE_METRICS_PORT", None),
-        metavar="PORT",
-        help="serve Prometheus /metrics and /healthz on this port",
-    )
     p.set_defaults(func=run_command)
 
     e = subparsers.add_parser(
         "export",
         help="write a match transcript (JSON)",
         description="Write the fair-deal transcript of a match (the latest when MATCH is "
-        "left out) for `belote verify`.",
+        "left out) for `belote verify`. The database is opened read-only.",
     )
     e.add_argument(
         "match", nargs="?", type=types.match_id, default=None, help="match id, e.g. m12 or 12"
     )
-    e.add_argument("--db", default=default_db(), help=DB_HELP)
+    settings_options.add(e, settings_options.DB_OPTIONS)
     e.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
     e.set_defaults(func=export_command)
+
+
+def database_setting(args: argparse.Namespace) -> str:
+    """The database a command names: ``--db``, else ``DATABASE_URL`` / ``BELOTE_DB`` (the
+    environment or ``.env``), else belote.db; checked as ``belote run`` checks it
+    (:class:`~bot.ops.settings.SettingsInvalid`)."""
+    given = settings_options.given(args, settings_options.DB_OPTIONS)
+    env = settings_model.environment()  # SettingsInvalid when .env cannot be read
+    try:
+        return settings_model.BeloteSettings.model_validate(
+            {"db": given.get("db") or _db_from(env)}
+        ).db
+    except settings_model.ValidationError as exc:
+        raise settings_model.SettingsInvalid(settings_model.problems_of(exc, given, env)) from None
+
+
+def _db_from(env: dict[str, str]) -> str:
+    return env.get("DATABASE_URL", "").strip() or env.get("BELOTE_DB", "").strip() or "belote.db"
 
 
 def terminal_language(env: dict[str, str] | None = None) -> str:
@@ -205,31 +104,17 @@ def terminal_language(env: dict[str, str] | None = None) -> str:
 
 # --- platform choice ---------------------------------------------------------------------
 
-
-def read_dotenv(path: str | Path = ".env") -> dict[str, str]:
-    """KEY=VALUE lines of a .env file (no expansion); values never printed anywhere."""
-    out: dict[str, str] = {}
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError:
-        return out
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        key = key.strip().removeprefix("export ").strip()
-        out[key] = value.strip().strip("'\"")
-    return out
+#: The settings' one ``.env`` reader, under the name this module used.
+read_dotenv = settings_model.read_env_file
 
 
 def choose_platform(explicit: str | None, env: dict[str, str] | None = None) -> str:
     if explicit:
         return explicit
-    env = {**read_dotenv(), **os.environ} if env is None else env
-    if env.get("DISCORD_TOKEN"):
+    env = settings_model.environment() if env is None else env
+    if env.get("DISCORD_TOKEN", "").strip():
         return "discord"
-    if env.get("TELEGRAM_TOKEN"):
+    if env.get("TELEGRAM_TOKEN", "").strip():
         return "telegram"
     return "console"
 
@@ -237,8 +122,12 @@ def choose_platform(explicit: str | None, env: dict[str, str] | None = None) -> 
 # --- building the app ----------------------------------------------------------------------
 
 
-def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
-    """``await factory(platform)`` -> a BeloteApp on the database of ``args`` (not started)."""
+def app_factory(
+    args: argparse.Namespace, s: settings_model.BeloteSettings, opened: list[Any]
+) -> Callable[..., Awaitable]:
+    """``await factory(platform)`` -> a BeloteApp on the settings' database (not
+    started). Every store it opens is put in ``opened``, for the caller to close whatever
+    happens."""
 
     async def factory(platform):
         from bot.app import BeloteApp, Settings
@@ -246,71 +135,180 @@ def app_factory(args: argparse.Namespace) -> Callable[..., Awaitable]:
         from bot.store import open_store
 
         settings = Settings(
-            bot_delay=args.bot_delay,
+            bot_delay=s.bot_delay,
             fast=args.fast,
-            drand=not args.no_drand,
-            timer=args.timer,
-            seed_window=args.window,
-            ruleset=args.ruleset or "club",
+            drand=not s.no_drand,
+            timer=s.timer,
+            seed_window=s.window,
+            ruleset=s.ruleset or "club",
             render_images=bool(getattr(args, "images", None)) or args.platform != "console",
             tournaments=True,
-            metrics_port=args.metrics_port,
+            metrics_port=s.metrics_port,
             long_running=True,
         )
         from bot.ops.verify_site import page_url
 
-        settings.public_url = getattr(args, "public_url", None)
-        page = page_url(settings.public_url, getattr(args, "verify_page", None))
+        settings.public_url = s.public_url
+        page = page_url(s.public_url, s.verify_page)
         if page:
             settings.verify_page = page
         drand = None
-        if not args.no_drand:
+        if not s.no_drand:
             from bot.proof.drand import PUBLIC_RELAYS, DrandClient
 
-            drand = DrandClient(args.drand_relay or list(PUBLIC_RELAYS))
+            drand = DrandClient(s.drand_relays or list(PUBLIC_RELAYS))
         randomness = SeededRandomness(args.random_seed) if args.random_seed else SystemRandomness()
-        store = await open_store(args.db, owner=args.owner, lease_seconds=args.lease)
+        store = await open_store(s.db, exclusive=True, owner=s.owner, lease_seconds=s.lease)
+        opened.append(store)
         return BeloteApp(store, platform, drand=drand, settings=settings, randomness=randomness)
 
     return factory
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from bot.ops import lifecycle, logs
+
+    given = settings_options.given(args)
+    env: dict[str, str] = dict(os.environ)
+    try:
+        env = settings_model.environment()
+        s = settings_model.load(given, env)
+    except settings_model.SettingsInvalid as exc:
+        _early_logging(given, env)
+        _warn_unknown(env)
+        for problem in exc.problems:
+            log.error("%s", problem.line())
+        return 2
+    logs.setup(s.log_level, s.log_format, env={**env, **s.secrets()}, wire=s.log_wire)
+    _warn_unknown(env)
+    problems = settings_model.preflight(s, given, env, interactive=sys.stdin.isatty())
+    try:
+        shard_options(argparse.Namespace(**{**vars(args), "platform": s.chosen_platform()}))
+    except ValueError as exc:
+        problems.append(settings_model.Problem("--shard-ids, --shard-count", str(exc)))
+    if problems:
+        for problem in problems:
+            log.error("%s", problem.line())
+        return 2
+    try:
+        code = _run(args, s, given, env)
+    except KeyboardInterrupt:
+        code = 130
+    except Exception as exc:
+        code = _fault(exc, s, given, env)
+    lifecycle.stopped(code)
+    return code
+
+
+def _warn_unknown(env: dict[str, str]) -> None:
+    for text in settings_model.warnings(env):
+        log.warning("%s", text)
+
+
+def _early_logging(given: dict[str, Any], env: dict[str, str]) -> None:
+    """Logging for the settings' own refusals: their format if it is one, else text."""
     from bot.ops import logs
 
-    logs.setup(args.log_level, args.log_format, env=_settings(), wire=args.log_wire)
-    logs.register_secrets({"DATABASE_URL": str(args.db)})  # a --db URL's password too
-    try:
-        return _run(args)
-    except KeyboardInterrupt:
-        return 130
-    except Exception:
-        log.exception("the bot stopped on an error")
+    fmt = str(given.get("log_format") or env.get("BELOTE_LOG_FORMAT") or "text").strip().lower()
+    logs.setup("WARNING", fmt if fmt in settings_model.LOG_FORMATS else "text", env={})
+
+
+def _fault(
+    exc: BaseException, s: settings_model.BeloteSettings, given: dict, env: dict[str, str]
+) -> int:
+    """One line for what stopped the bot; its exit status. A fault nobody foresaw is
+    logged with its traceback (on the same line, see bot.ops.logs)."""
+    from bot.store.base import StoreError
+    from bot.store.lock import DatabaseInUse
+
+    db = settings_model.source_name("db", given, env)
+    if isinstance(exc, settings_model.StartRefused):
+        log.error("%s", exc.problem.line())
+        return 2
+    if isinstance(exc, DatabaseInUse):
+        log.error("%s: %s: stop it first (one process per SQLite database)", db, exc)
+        return 2
+    if isinstance(exc, StoreError):
+        log.error("%s: %s", db, exc)
+        return 2 if exc.fix_settings else 1
+    if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+        log.error("%s: %s is locked by another program for more than 5 s", db, s.db)
         return 1
+    if network := _network_problem(exc, s.chosen_platform() or "console"):
+        log.error("%s", network)
+        return 1
+    log.exception("the bot stopped on an error")
+    return 1
 
 
-def _run(args: argparse.Namespace) -> int:
-    args.platform = choose_platform(args.platform)
+def _network_problem(exc: BaseException, platform: str) -> str | None:
+    """A platform's server out of reach (no network, DNS, a refused connection)."""
+    seen: list[BaseException] = []
+    while exc is not None and exc not in seen:
+        seen.append(exc)
+        kind = type(exc)
+        if kind.__module__.startswith("telegram") and kind.__name__ in ("NetworkError", "TimedOut"):
+            return f"Telegram cannot be reached: {exc} (is the network up, does DNS answer?)"
+        if isinstance(exc, OSError | TimeoutError):
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return (
+                f"{platform.capitalize()} cannot be reached: {reason or type(exc).__name__} "
+                "(is the network up, does DNS answer?)"
+            )
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+async def _closing(work: Awaitable[Any], opened: list[Any]) -> Any:
+    """``work``, then every store the factory opened closed, however ``work`` ended: an
+    aiosqlite connection left open would keep the process alive after an error."""
+    try:
+        return await work
+    finally:
+        for store in opened:
+            try:
+                await store.close()
+            except Exception:
+                log.exception("the database did not close cleanly")
+
+
+def _run(
+    args: argparse.Namespace,
+    s: settings_model.BeloteSettings,
+    given: dict[str, Any],
+    env: dict[str, str],
+) -> int:
+    from bot.play import thinking
+    from bot.show.render import assets
+
+    args.platform = s.chosen_platform() or "console"
     try:
         options = shard_options(args)
     except ValueError as exc:
-        print(str(exc), file=sys.stderr)
+        log.error("%s", exc)
         return 2
+    thinking.CONFIGURED = s.thinkers
+    assets.use(s.assets)
+    opened: list[Any] = []
+    factory = app_factory(args, s, opened)
     if args.platform == "console":
-        return asyncio.run(_run_console(args))
+        return asyncio.run(_closing(_run_console(args, s, factory), opened))
     module = importlib.import_module(f"adapters.{args.platform}")
     run = getattr(module, "run", None)
     if run is None:
-        print(f"The {args.platform} adapter cannot run yet.", file=sys.stderr)
+        log.error("The %s adapter cannot run yet.", args.platform)
         return 2
-    factory = app_factory(args)
     params = inspect.signature(run).parameters
+    if "token" in params:
+        options["token"] = s.token(args.platform)
+    if args.platform == "discord":
+        options["guild_ids"] = tuple(s.discord_guild_ids)
     if "app_factory" in params:
         result = run(app_factory=factory, **options)
     else:
         result = run(factory, **options)
     if inspect.isawaitable(result):
-        result = asyncio.run(result)
+        result = asyncio.run(_closing(result, opened))
     return int(result or 0)
 
 
@@ -329,7 +327,9 @@ def shard_options(args: argparse.Namespace) -> dict[str, object]:
     return {"shard_ids": shards.ids, "shard_count": shards.count}
 
 
-async def _run_console(args: argparse.Namespace) -> int:
+async def _run_console(
+    args: argparse.Namespace, s: settings_model.BeloteSettings, factory: Callable[..., Awaitable]
+) -> int:
     from adapters.console.platform import ConsolePlatform
     from adapters.console.run import ConsoleOptions, run_console
     from adapters.console.screen import Screen
@@ -343,14 +343,14 @@ async def _run_console(args: argparse.Namespace) -> int:
     if sys.stdout.isatty():
         screen = Screen(sys.stdout, f"console:{name}", device_seeds=solo)
     platform = ConsolePlatform(images_dir=args.images, screen=screen)
-    app = await app_factory(args)(platform)
+    app = await factory(platform)
     options = ConsoleOptions(
         default_user=name,
         locale=args.lang or terminal_language(),
         solo=solo,
         interactive=interactive,
         seed_source=args.random_seed,
-        ruleset=args.ruleset,
+        ruleset=s.ruleset,
         target=args.target,
     )
     return await run_console(app, platform, options)
@@ -366,12 +366,20 @@ def export_command(args: argparse.Namespace) -> int:
 async def _export(args: argparse.Namespace) -> int:
     from bot.app import BeloteApp
     from bot.proof.transcript import dumps
-    from bot.store import is_postgres, open_store
+    from bot.store import open_store
+    from bot.store.base import StoreError
 
-    if not is_postgres(args.db) and not Path(args.db).exists():
-        print(f"No database at {args.db}.", file=sys.stderr)
-        return 2
-    store = await open_store(args.db)
+    try:
+        db = database_setting(args)
+    except settings_model.SettingsInvalid as exc:
+        return _refused(exc.problems[0].line())
+    sqlite = not db.startswith(("postgresql://", "postgres://"))
+    if sqlite and (problems := settings_model.sqlite_problems(Path(db), write=False)):
+        return _refused(problems[0])
+    try:
+        store = await open_store(db, read_only=True)
+    except StoreError as exc:
+        return _refused(str(exc), 2 if exc.fix_settings else 1)
     try:
         if args.match is None:
             row = await store.latest_match()
@@ -394,3 +402,8 @@ async def _export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(out + "\n")
     return 0
+
+
+def _refused(line: str, code: int = 2) -> int:
+    print(f"belote: {line}", file=sys.stderr)
+    return code

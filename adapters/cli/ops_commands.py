@@ -4,6 +4,12 @@
 one consistent moment of the database even while the bot writes to it (a plain ``cp`` of
 a database in WAL mode can miss the last commits or catch a half-written page). ``admin``
 lists tables, closes a stuck one and exports every finished match's transcript.
+
+What only reads (``admin tables``, ``admin export-all``, ``export``) opens the database
+read-only and never changes it. What changes it (``admin close``) is refused while a live
+bot holds the database (SQLite: its lock file) or the table's lease (PostgreSQL): the
+running bot keeps its tables in memory and would bring the table back at its next write;
+close it in the chat instead, or stop the bot first.
 """
 
 from __future__ import annotations
@@ -19,9 +25,13 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from adapters.cli import types
-from adapters.cli.bot_commands import DB_HELP, _env, default_db
+from adapters.cli import settings_options, types
+from adapters.cli.bot_commands import database_setting
+from bot.ops import settings as settings_model
 
+#: The backups' names, the one pattern both units write and prune (belote-<when>.db,
+#: belote-before-start-<when>.db, each with its .discord.json).
+BACKUP_PATTERN = "belote-*.db"
 #: Pages copied per step of the backup: the bot's writes go on between steps.
 BACKUP_PAGES_PER_STEP = 1024
 OPERATOR = "admin:shell"  # who the match log says closed a table from the shell
@@ -35,7 +45,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "API), check the copy, and print how to restore it.",
     )
     b.add_argument("out", help="the file to write (must not exist)")
-    b.add_argument("--db", default=default_db(), help="the live SQLite database")
+    b.add_argument("--db", default=None, help="the live SQLite database (default: BELOTE_DB)")
+    b.add_argument(
+        "--if-migrating",
+        action="store_true",
+        help="copy only when this bot would migrate the database at its next start (the "
+        "unit's copy before each start: a crash loop copies nothing)",
+    )
+    b.add_argument(
+        "--prune-days",
+        type=types.whole(1, 36_500),
+        default=None,
+        metavar="N",
+        help=f"then delete the backups ({BACKUP_PATTERN}) older than N days beside OUT",
+    )
     b.set_defaults(func=backup_command)
 
     h = subparsers.add_parser(
@@ -43,8 +66,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="ask the running bot's /healthz: exit 0 when healthy (container health checks)",
     )
     h.add_argument("--host", default="127.0.0.1")
-    h.add_argument("--port", type=types.whole(1, 65535), default=_env("BELOTE_METRICS_PORT", 9100))
+    h.add_argument(
+        "--port",
+        type=types.whole(1, 65535),
+        default=None,
+        help="the bot's metrics port (default: BELOTE_METRICS_PORT, else 9100)",
+    )
     h.add_argument("--timeout", type=types.seconds(0.1, 60), default=4.0, metavar="S")
+    h.add_argument(
+        "--live", action="store_true", help="ask /livez (is it running) instead of /readyz"
+    )
     h.set_defaults(func=healthcheck_command)
 
     a = subparsers.add_parser(
@@ -52,17 +83,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="operator commands: list tables, close a table, export every match",
         description="Operator commands on the bot's database.",
     )
-    a.add_argument("--db", default=default_db(), help=DB_HELP)
+    settings_options.add(a, settings_options.DB_OPTIONS)
     sub = a.add_subparsers(dest="admin_command", required=True)
-    t = sub.add_parser("tables", help="the tables not closed: where, status, seats, match")
+    t = sub.add_parser(
+        "tables",
+        help="the tables not closed: status, match, idle since the last move, who runs it",
+    )
     t.set_defaults(func=lambda args: asyncio.run(_tables(args)))
     c = sub.add_parser(
         "close",
-        help="close a table (its match, if any, is aborted); stop the bot first",
+        help="close a table (its match, if any, is aborted); refused while a bot runs it",
         description="Close a table as a server admin would with /table close: a match in "
         "progress is aborted (logged as such, the server seed then revealed by /verify). "
-        "A running bot keeps its tables in memory: stop it first, or close the table in "
-        "the chat as a server admin.",
+        "A running bot keeps its tables in memory, so this is refused while one holds the "
+        "database (SQLite) or the table's lease (PostgreSQL): close it in the chat as a "
+        "server admin, or stop the bot first.",
     )
     c.add_argument("table", help="the table, e.g. t3")
     c.set_defaults(func=lambda args: asyncio.run(_close(args)))
@@ -79,7 +114,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def healthcheck_command(args: argparse.Namespace) -> int:
     """0 when /healthz says healthy, 1 when it says not (its report printed), 2 when
     nothing answers (the bot is down, or was started without --metrics-port)."""
-    url = f"http://{args.host}:{args.port}/healthz"
+    port = args.port
+    if port is None:
+        try:
+            env = settings_model.environment()
+        except settings_model.SettingsInvalid:
+            env = dict(os.environ)
+        raw = env.get("BELOTE_METRICS_PORT", "").strip()
+        port = int(raw) if raw.isdigit() and 0 < int(raw) < 65536 else 9100
+    url = f"http://{args.host}:{port}/{'livez' if args.live else 'healthz'}"
     try:
         with urllib.request.urlopen(url, timeout=args.timeout) as resp:
             print(resp.read().decode("utf-8", "replace"))
@@ -96,14 +139,22 @@ def healthcheck_command(args: argparse.Namespace) -> int:
 
 
 def backup_command(args: argparse.Namespace) -> int:
-    db, out = Path(args.db), Path(args.out)
-    if "://" in str(args.db):
+    try:
+        target = database_setting(args)
+    except settings_model.SettingsInvalid as exc:
+        print(f"belote: {exc.problems[0].line()}", file=sys.stderr)
+        return 2
+    db, out = Path(target), Path(args.out)
+    if "://" in target:
         print(
             "That is a database server: back it up with its own tools "
             "(PostgreSQL: pg_dump -Fc DATABASE_URL > belote.dump). See docs/operations.md.",
             file=sys.stderr,
         )
         return 2
+    if args.if_migrating and not _migration_due(db):
+        prune(out.parent, args.prune_days)
+        return 0
     if not db.is_file():
         print(f"No database at {db}.", file=sys.stderr)
         return 2
@@ -128,7 +179,40 @@ def backup_command(args: argparse.Namespace) -> int:
     seconds = time.monotonic() - started
     print(f"Backed up {db} to {out} ({pages} pages, checked, {seconds:.1f} s).")
     print(restore_instructions(db, copied))
+    prune(out.parent, args.prune_days, keep=set(copied))
     return 0
+
+
+def _migration_due(db: Path) -> bool:
+    """Would this bot migrate ``db`` at its start? (Says why not when it would not.)"""
+    from bot.store import MIGRATIONS
+
+    if not db.is_file():
+        print(f"No database at {db} yet: nothing to copy.")
+        return False
+    version = settings_model.user_version(db)
+    if version is not None and version >= len(MIGRATIONS):
+        print(f"No migration due ({db} is at schema version {version}): no copy made.")
+        return False
+    return True
+
+
+def prune(folder: Path, days: int | None, keep: set[Path] = frozenset()) -> int:
+    """Delete the backups in ``folder`` (:data:`BACKUP_PATTERN`, with their Discord
+    message maps) older than ``days``; returns how many files went."""
+    if days is None or not folder.is_dir():
+        return 0
+    cutoff = time.time() - days * 86400
+    gone = 0
+    for path in folder.glob(BACKUP_PATTERN + "*"):
+        if path in keep or not path.is_file():
+            continue
+        if path.stat().st_mtime < cutoff:
+            path.unlink(missing_ok=True)
+            gone += 1
+    if gone:
+        print(f"Pruned {gone} backup files older than {days} days from {folder}/.")
+    return gone
 
 
 def backup_sqlite(db: Path, out: Path) -> int:
@@ -158,6 +242,8 @@ def restore_instructions(db: Path, copied: list[Path]) -> str:
         "  1. stop the bot (systemctl stop belote, or docker compose stop bot);",
         f"  2. move the damaged database aside: mv {db} {db}.broken; rm -f {db}-wal {db}-shm",
         f"  3. copy the backup in place: cp {out} {db}",
+        "     and give it to the user the bot runs as (after a copy as root: "
+        f"chown belote:belote {db}, in a container chown 10001:10001);",
     ]
     if len(copied) > 1:
         lines.append(f"     and its Discord message map: cp {copied[1]} {db}.discord.json")
@@ -168,28 +254,51 @@ def restore_instructions(db: Path, copied: list[Path]) -> str:
 # --- admin ---------------------------------------------------------------------------------
 
 
-async def _open(args: argparse.Namespace):  # -> Store | None
+async def _open(args: argparse.Namespace, *, read_only: bool = True, **options: object):
+    """The store ``--db`` names (read-only unless asked), or None with the one line that
+    says why not printed (exit status 2)."""
     from bot.store import open_store
+    from bot.store.base import StoreError
 
-    if "://" not in str(args.db) and not Path(args.db).is_file():
-        print(f"No database at {args.db}.", file=sys.stderr)
+    try:
+        db = database_setting(args)
+    except settings_model.SettingsInvalid as exc:
+        print(f"belote: {exc.problems[0].line()}", file=sys.stderr)
         return None
-    return await open_store(args.db)
+    if "://" not in db and (problems := settings_model.sqlite_problems(Path(db), write=False)):
+        print(f"belote: {problems[0]}", file=sys.stderr)
+        return None
+    try:
+        return await open_store(db, read_only=read_only, **options)
+    except StoreError as exc:
+        print(f"belote: {exc}", file=sys.stderr)
+        return None
 
 
 async def _tables(args: argparse.Namespace) -> int:
+    from bot.store.lock import holder_of
+
     store = await _open(args)
     if store is None:
         return 2
     try:
         rows = await store.open_tables()
+        moves = await store.last_moves()
+        leases = await store.lease_owners()
     finally:
         await store.close()
     if not rows:
         print("No table is open.")
         return 0
     now = time.time()
-    print(f"{'table':<7}{'status':<9}{'ruleset':<10}{'match':<8}{'idle':>8}  channel / seats")
+    runner = "-"
+    if not store.shared:
+        holder = holder_of(store.path)
+        runner = f"pid {holder.pid}@{holder.host}" if holder is not None else "-"
+    print(
+        f"{'table':<7}{'status':<9}{'ruleset':<10}{'match':<8}{'idle':>8}  "
+        f"{'run by':<24}channel / seats"
+    )
     for r in rows:
         seats = ", ".join(
             (s.get("name") or "?") + (" (bot)" if s.get("kind") == "bot" else "") if s else "-"
@@ -197,8 +306,15 @@ async def _tables(args: argparse.Namespace) -> int:
         )
         ruleset = r.settings.get("ruleset", "?")
         match = f"m{r.match_id}" if r.match_id else "-"
-        idle = _duration(now - r.updated_at)
-        print(f"t{r.id:<6}{r.status:<9}{ruleset:<10}{match:<8}{idle:>8}  {r.channel} / {seats}")
+        idle = _duration(now - moves.get(r.id, r.updated_at))
+        owner = runner
+        if store.shared:
+            lease = leases.get(r.id)
+            owner = lease[0] if lease is not None and lease[1] > 0 and lease[0] else "- (free)"
+        print(
+            f"t{r.id:<6}{r.status:<9}{ruleset:<10}{match:<8}{idle:>8}  {owner:<24}"
+            f"{r.channel} / {seats}"
+        )
     return 0
 
 
@@ -215,13 +331,15 @@ def _duration(seconds: float) -> str:
 
 async def _close(args: argparse.Namespace) -> int:
     """The core's own close, as a server admin, on a core that never starts (nothing is
-    resumed, no bot moves): the same log entries as ``/table close`` in the chat."""
+    resumed, no bot moves): the same log entries as ``/table close`` in the chat. Refused
+    while a live bot holds the database (SQLite) or this table's lease (PostgreSQL)."""
     from bot.app import BeloteApp, Settings
     from bot.commands.parse import table_ref
     from bot.ops.clock import SystemClock
     from bot.ops.scheduler import FakeScheduler
     from bot.platform import Channel, NullPlatform, User
     from bot.refused import Refused
+    from bot.store.lock import DatabaseInUse
 
     try:
         table_id = table_ref(args.table)
@@ -230,31 +348,50 @@ async def _close(args: argparse.Namespace) -> int:
     if table_id is None:
         print("A table is named like t3.", file=sys.stderr)
         return 2
-    store = await _open(args)
+    name = args.table.lower()
+    try:
+        store = await _open(args, read_only=False, exclusive=True, owner=OPERATOR)
+    except DatabaseInUse as exc:
+        print(
+            f"belote: {name} not closed: a bot runs this database ({exc.holder.text()}); "
+            f"close it in the chat as a server admin (/table close {name}), or stop the bot "
+            "first",
+            file=sys.stderr,
+        )
+        return 1
     if store is None:
         return 2
-    row = await store.table(table_id)
-    if row is None or row.status == "closed":
-        await store.close()
-        print(f"No open table {args.table.lower()} in that database.", file=sys.stderr)
-        return 1
-    settings = Settings(render_images=False)
-    # a scheduler that never fires by itself: nothing moves while the table is closed
-    idle = FakeScheduler(SystemClock())
-    app = BeloteApp(store, NullPlatform(), settings=settings, scheduler=idle)
-    await app.adopt_tables([row])  # rebuilt from its log, as at a start
-    t = app.tables[table_id]
     try:
+        row = await store.table(table_id)
+        if row is None or row.status == "closed":
+            print(f"No open table {name} in that database.", file=sys.stderr)
+            return 1
+        if store.shared and not await store.take_lease(table_id, OPERATOR):
+            lease = (await store.lease_owners()).get(table_id)
+            who = f"{lease[0]} (for {lease[1]:.0f} s more)" if lease else "another process"
+            print(
+                f"belote: {name} not closed: the bot {who} runs it; close it in the chat as "
+                f"a server admin (/table close {name}), or stop that bot first",
+                file=sys.stderr,
+            )
+            return 1
+        settings = Settings(render_images=False)
+        # a scheduler that never fires by itself: nothing moves while the table is closed
+        idle = FakeScheduler(SystemClock())
+        app = BeloteApp(store, NullPlatform(), settings=settings, scheduler=idle)
+        await app.adopt_tables([row])  # rebuilt from its log, as at a start
+        t = app.tables[table_id]
         operator = User(OPERATOR, "operator", is_admin=True)
         replies = await app.command(operator, Channel(t.channel), f"/table close {t.tid}")
-    finally:
+        if store.shared:
+            await store.flush()
+            await store.release_leases()
         await app.stop()
+    finally:
+        await store.close()
     for reply in replies:
         print(reply.text, file=sys.stdout if reply.ok else sys.stderr)
-    if all(r.ok for r in replies):
-        print("If the bot was running, restart it: it keeps its tables in memory.")
-        return 0
-    return 1
+    return 0 if all(r.ok for r in replies) else 1
 
 
 async def _export_all(args: argparse.Namespace) -> int:

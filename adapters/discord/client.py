@@ -12,8 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -29,6 +27,7 @@ from adapters.discord.shards import Shards
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.widgets import ActionButton
 from bot.ops import metrics, redact
+from bot.ops.settings import environment
 from bot.platform import Platform
 from bot.store import is_postgres
 
@@ -214,19 +213,16 @@ async def run(app_factory: AppFactory, token: str | None = None, **options: Any)
     if set, else globally. Returns an exit code; the token is never printed."""
     token = token or read_token()
     if not token:
-        print(
-            "Set DISCORD_TOKEN (in the environment or a .env file) to run on Discord.",
-            file=sys.stderr,
-        )
+        log.error("Set DISCORD_TOKEN (in the environment or a .env file) to run on Discord.")
         return 2
     if "guild_ids" not in options:
-        raw = os.environ.get("DISCORD_GUILD_IDS", "")
+        raw = environment().get("DISCORD_GUILD_IDS", "")
         options["guild_ids"] = tuple(int(g) for g in raw.replace(" ", "").split(",") if g.isdigit())
     try:
         await run_discord(app_factory, token, **options)
     except discord.LoginFailure:
-        print("Discord refused DISCORD_TOKEN: check it in the developer portal.", file=sys.stderr)
-        return 1
+        log.error("DISCORD_TOKEN: Discord refused it: check it in the developer portal.")
+        return 2
     return 0
 
 

@@ -7,10 +7,11 @@ only posts and edits its own table messages, with a picture attached.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import discord
+
+from bot.ops.settings import environment
 
 #: OAuth2 scopes for the invite link: the bot user, and its slash commands.
 SCOPES: tuple[str, ...] = ("bot", "applications.commands")
@@ -36,26 +37,8 @@ def invite_url(application_id: int | str) -> str:
 
 
 def read_token(env_file: str | Path | None = ".env") -> str | None:
-    """``DISCORD_TOKEN`` from the environment, else from a ``.env`` file (KEY=VALUE lines).
-
-    The token is returned, never printed or logged.
-    """
-    token = os.environ.get("DISCORD_TOKEN", "").strip()
-    if token:
-        return token
-    if env_file is None:
-        return None
-    path = Path(env_file)
-    if not path.is_file():
-        return None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if line.startswith("export "):
-            line = line[len("export ") :].strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, value = line.split("=", 1)
-        if key.strip() == "DISCORD_TOKEN":
-            value = value.strip().strip("'\"")
-            return value or None
-    return None
+    """``DISCORD_TOKEN`` from the environment, else from a ``.env`` file (the settings'
+    reader, :func:`bot.ops.settings.environment`). The token is returned, never printed
+    or logged."""
+    token = environment(env_file).get("DISCORD_TOKEN", "").strip()
+    return token or None

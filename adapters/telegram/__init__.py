@@ -20,12 +20,12 @@ __all__ = [
 
 async def run(app_factory: AppFactory) -> int:
     """What ``belote run --platform telegram`` calls: settings from the environment."""
-    import sys
+    import logging
 
     try:
         TelegramConfig.from_env()
     except ConfigError as exc:
-        print(f"Telegram: {exc}. See docs/telegram.md.", file=sys.stderr)
+        logging.getLogger("belote").error("Telegram: %s. See docs/telegram.md.", exc)
         return 2
     await run_telegram(app_factory)
     return 0

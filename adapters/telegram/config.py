@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bot.ops.settings import read_env_file
+
 
 class ConfigError(ValueError):
     """A setting is missing or malformed; the text never contains the token."""
@@ -82,18 +84,5 @@ def api_urls(api_url: str | None) -> tuple[str | None, str | None]:
     return f"{root}/bot", f"{root}/file/bot"
 
 
-def read_dotenv(path: Path) -> dict[str, str]:
-    """``KEY=value`` lines; ``#`` comments, ``export`` and quotes allowed. No expansion."""
-    if not path.is_file():
-        return {}
-    values: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.removeprefix("export ").partition("=")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        values[key.strip()] = value
-    return values
+#: The settings' one ``.env`` reader (python-dotenv), under the name this module used.
+read_dotenv = read_env_file

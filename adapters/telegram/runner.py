@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -22,10 +21,11 @@ from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filt
 
 from adapters.cli.signals import stop_on_signals
 from bot.ops import metrics, redact
+from bot.ops.settings import environment
 from bot.platform import Button, Platform, Post
 
 from .commands import core_commands, menu_languages, scopes
-from .config import TelegramConfig, Webhook, api_urls, read_dotenv
+from .config import TelegramConfig, Webhook, api_urls
 from .delivery import Outbox, describe
 from .handlers import Bridge
 from .links import hand_link
@@ -244,7 +244,7 @@ async def run_telegram(
     ``TELEGRAM_TOKEN`` / ``TELEGRAM_API_URL`` / ``TELEGRAM_WEBHOOK_*`` in the environment
     or ``.env``; explicit arguments win over them.
     """
-    env = {**read_dotenv(Path(".env")), **os.environ}
+    env = environment()
     if token is not None:
         env["TELEGRAM_TOKEN"] = token
     config = TelegramConfig.from_env(env, dotenv=None)

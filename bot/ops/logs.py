@@ -41,7 +41,13 @@ WIRE_LOGGERS = (
     "asyncpg",
 )
 #: Settings whose whole value is a secret.
-SECRET_SETTINGS = ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "TELEGRAM_WEBHOOK_SECRET")
+SECRET_SETTINGS = (
+    "DISCORD_TOKEN",
+    "TELEGRAM_TOKEN",
+    "TELEGRAM_WEBHOOK_SECRET",
+    "PGPASSWORD",  # PostgreSQL's password apart from the URL (compose.yaml)
+    "POSTGRES_PASSWORD",
+)
 #: Settings that are URLs with a password in them.
 URL_SETTINGS = ("DATABASE_URL",)
 
@@ -121,17 +127,33 @@ def setup(
     if _handler is not None:
         root.removeHandler(_handler)
     handler = logging.StreamHandler(stream or sys.stderr)
+    handler.addFilter(_not_ours)
     handler.setFormatter(OneObjectFormatter() if fmt == "json" else OneLineFormatter())
     root.addHandler(handler)
-    root.setLevel(getattr(logging, str(level).upper(), logging.WARNING))
-    for name in WIRE_LOGGERS:
-        logging.getLogger(name).setLevel(logging.NOTSET if wire else logging.INFO)
+    root_level = getattr(logging, str(level).upper(), logging.WARNING)
+    root.setLevel(root_level)
+    for name in WIRE_LOGGERS:  # never below INFO; at WARNING, their INFO stays out too
+        logging.getLogger(name).setLevel(logging.NOTSET if wire else max(logging.INFO, root_level))
+    # the start and stop lines show at any level (bot.ops.lifecycle)
+    logging.getLogger("belote.lifecycle").setLevel(logging.INFO)
     _handler = handler
     register_secrets(env if env is not None else {})
     redact.install()
     logging.captureWarnings(True)  # warnings become events too, one line each
     threading.excepthook = _thread_died  # not Python's multi-line print to stderr
     return handler
+
+
+#: Library lines about features the bot never uses: noise beside the lines that matter.
+NOISE = ("voice will NOT be supported",)
+
+
+def _not_ours(record: logging.LogRecord) -> bool:
+    return not (
+        record.name.startswith("discord")
+        and isinstance(record.msg, str)
+        and any(n in record.msg for n in NOISE)
+    )
 
 
 def teardown() -> None:
@@ -141,6 +163,7 @@ def teardown() -> None:
         logging.getLogger().removeHandler(_handler)
         _handler = None
     threading.excepthook = threading.__excepthook__
+    logging.getLogger("belote.lifecycle").setLevel(logging.NOTSET)
     for name in WIRE_LOGGERS:
         logging.getLogger(name).setLevel(logging.NOTSET)
 

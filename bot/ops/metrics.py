@@ -16,9 +16,11 @@ import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any, ParamSpec, TypeVar
 
-from prometheus_client import REGISTRY, Counter, Gauge, Histogram
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram, Info
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+from bot.ops.version import VERSION
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -49,6 +51,17 @@ THINK_SECONDS = Histogram(
     ["level"],
     buckets=BUCKETS,
 )
+COMMIT_FAILURES = Counter(
+    "belote_commit_failures",
+    "Database transactions that failed (disk full, database gone, locked too long); a "
+    "table lost to another process is not a failure",
+)
+DATABASE_UP = Gauge(
+    "belote_database_up",
+    "1 while the database takes writes (the last commit or readiness probe succeeded)",
+)
+BUILD_INFO = Info("belote_build", "The running bot's version")
+BUILD_INFO.info({"version": VERSION})
 PICTURE_SECONDS = Histogram(
     "belote_picture_seconds",
     "Drawing one picture (table, hand, replay); its count is the pictures drawn",
@@ -158,9 +171,20 @@ def timed_commit(
     async def timed(*args: P.args, **kwargs: P.kwargs) -> R:
         start = time.perf_counter()
         try:
-            return await commit(*args, **kwargs)
+            result = await commit(*args, **kwargs)
+        except Exception as exc:
+            # (imported here: the store imports this module to time its commits)
+            from bot.store.records import LeaseLost
+
+            if isinstance(exc, LeaseLost):  # a lost lease: the database answered
+                raise
+            COMMIT_FAILURES.inc()
+            DATABASE_UP.set(0)
+            raise
         finally:
             COMMIT_SECONDS.observe(time.perf_counter() - start)
+        DATABASE_UP.set(1)
+        return result
 
     return timed
 
@@ -197,6 +221,11 @@ def timed_picture(
         return image
 
     return timed
+
+
+def database_up(up: bool) -> None:
+    """What the readiness probe found: the database takes writes, or not."""
+    DATABASE_UP.set(1 if up else 0)
 
 
 def api_error(platform: str, status: int | str) -> None:

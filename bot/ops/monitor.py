@@ -1,44 +1,99 @@
-"""The operator's HTTP port (``--metrics-port``): ``/metrics``, ``/healthz`` and the
-browser check of a match under ``/verify/`` (:mod:`bot.ops.verify_site`).
+"""The operator's HTTP port (``--metrics-port``): ``/metrics``, ``/livez``, ``/readyz``
+(``/healthz``) and the browser check of a match under ``/verify/``
+(:mod:`bot.ops.verify_site`).
 
 ``/metrics`` is Prometheus's text format (every metric of :mod:`bot.ops.metrics`).
-``/healthz`` answers 200 when the bot can do its job and 503 when not, with a short JSON
-body that says which part is wrong: the database must answer a query within
-:data:`DB_TIMEOUT`, and every chat platform the process runs must be connected (the
-console has no connection to lose). Container health checks and load balancers ask it.
+``/livez`` (liveness) answers 200 while the process's event loop runs: restart the
+process only when it stops answering. ``/readyz`` (readiness; ``/healthz`` is the same)
+answers 200 when the bot can do its job and 503 when not, with a short JSON body that says
+which part is wrong, always within :data:`READY_BOUND` seconds, even while the database
+is locked: the database answers a read on the bot's own connection, takes a real write
+(a probe row, committed on a connection of its own, waiting at most the bound for a lock),
+and its disk has room; every chat platform the process runs is connected (the console has
+no connection to lose); the tables have been resumed. Container health checks and load
+balancers ask it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import time
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from bot.ops import metrics, verify_site
+from bot.ops.version import VERSION
 
 log = logging.getLogger(__name__)
 
-DB_TIMEOUT = 2.0
+#: Seconds /readyz takes at most: each check is given this long, all run at once.
+READY_BOUND = 2.0
+DB_TIMEOUT = READY_BOUND  # the name the tests and older callers know
+#: Free bytes under which the database's disk counts as full (a commit needs a few pages,
+#: a checkpoint more).
+MIN_FREE_BYTES = 1 << 20
 
 
-async def health(app: Any) -> tuple[bool, dict[str, Any]]:
-    """(healthy, what each part says) for ``app`` (a BeloteApp)."""
-    report: dict[str, Any] = {}
+async def _bounded(check: Any, what: str) -> str:
     try:
-        # any read the store has (SQLite and PostgreSQL alike); row 0 never exists
-        await asyncio.wait_for(app.store.match(0), DB_TIMEOUT)
-        report["database"] = "ok"
+        await asyncio.wait_for(check, READY_BOUND)
+    except TimeoutError:
+        return f"{what} within {READY_BOUND:g} s"
     except Exception as exc:
-        report["database"] = f"not answering: {type(exc).__name__}"
+        return f"{what}: {type(exc).__name__}: {str(exc)[:200]}"
+    return "ok"
+
+
+def disk_report(store: Any) -> str:
+    """``ok``, or why the database's disk will not take its writes (SQLite only: a
+    PostgreSQL server watches its own disk)."""
+    if getattr(store, "shared", False) or getattr(store, "path", ":memory:") == ":memory:":
+        return "ok"
+    folder = Path(store.path).resolve().parent
+    try:
+        st = os.statvfs(folder)
+    except OSError as exc:
+        return f"cannot be checked: {exc.strerror or exc}"
+    free = st.f_bavail * st.f_frsize
+    if free < MIN_FREE_BYTES:
+        need = MIN_FREE_BYTES >> 20
+        return f"full: {free // 1024} KiB free in {folder} (at least {need} MiB needed)"
+    return "ok"
+
+
+async def health(app: Any, probe: Any = None) -> tuple[bool, dict[str, Any]]:
+    """(ready, what each part says) for ``app`` (a BeloteApp), within :data:`READY_BOUND`.
+    ``probe``: the write probe under way (one at a time), else one is started."""
+    store = app.store
+    started = time.monotonic()
+    read = _bounded(store.match(0), "not answering")  # row 0 never exists
+    if probe is None:
+        probe = store.probe_write(READY_BOUND)
+    write = _bounded(probe, "cannot write")
+    read_said, write_said = await asyncio.gather(read, write)
+    report: dict[str, Any] = {"version": VERSION}
+    report["database"] = read_said if read_said != "ok" else write_said
+    report["disk"] = disk_report(store)
+    if report["database"].startswith("cannot write") and "full" in report["database"]:
+        report["disk"] = report["disk"] if report["disk"] != "ok" else "full (the database says)"
+    metrics.database_up(report["database"] == "ok")
     platforms = metrics.connections()
     report["platform"] = {
         name: "connected" if up else "disconnected" for name, up in platforms.items()
     } or "console"
     report["started"] = bool(app.started)
-    ok = report["database"] == "ok" and all(platforms.values()) and report["started"]
+    report["seconds"] = round(time.monotonic() - started, 3)
+    ok = (
+        report["database"] == "ok"
+        and report["disk"] == "ok"
+        and all(platforms.values())
+        and report["started"]
+    )
     return ok, report
 
 
@@ -50,16 +105,27 @@ class Monitor:
         self.port = port
         self.host = host
         self._runner: web.AppRunner | None = None
+        self._probe: asyncio.Future[None] | None = None
 
     async def start(self) -> None:
         server = web.Application()
         server.router.add_get("/metrics", self._metrics)
         server.router.add_get("/healthz", self._healthz)
+        server.router.add_get("/readyz", self._healthz)
+        server.router.add_get("/livez", self._livez)
         verify_site.register(server.router)
         self._runner = web.AppRunner(server, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await self._runner.cleanup()
+            self._runner = None
+            from bot.ops.settings import Problem, StartRefused
+
+            text = f"port {self.port} cannot be listened on ({exc.strerror or exc})"
+            raise StartRefused(Problem("BELOTE_METRICS_PORT", text)) from None
         if self.port == 0:  # an ephemeral port (tests): say which one was given
             sockets = getattr(site._server, "sockets", None) or []
             if sockets:
@@ -75,7 +141,24 @@ class Monitor:
         body = generate_latest(REGISTRY)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
+    async def _livez(self, request: web.Request) -> web.Response:
+        return web.json_response({"status": "alive", "version": VERSION})
+
     async def _healthz(self, request: web.Request) -> web.Response:
-        ok, report = await health(self.app)
+        ok, report = await health(self.app, self._write_probe())
         report["status"] = "ok" if ok else "unhealthy"
         return web.json_response(report, status=200 if ok else 503)
+
+    def _write_probe(self) -> asyncio.Future[None]:
+        """The write probe under way, else a new one: probes never pile up behind a lock,
+        however often /readyz is asked."""
+        if self._probe is None or self._probe.done():
+            self._probe = asyncio.ensure_future(self.app.store.probe_write(READY_BOUND))
+            self._probe.add_done_callback(_consume)
+        return asyncio.shield(self._probe)
+
+
+def _consume(task: asyncio.Future[None]) -> None:
+    """A probe's exception is reported by /readyz; never "exception was never retrieved"."""
+    if not task.cancelled():
+        task.exception()

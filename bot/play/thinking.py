@@ -64,9 +64,16 @@ def choose(view: Any, level: str, seed: int) -> Action:
     return fallback_choice(legal, seed)
 
 
+#: The settings' ``thinkers`` (bot.ops.settings), set by ``belote run`` before any bot thinks.
+CONFIGURED: int | None = None
+
+
 def thinkers() -> int:
     """How many processes think for the searching levels: one per core this process may
-    use, unless ``BELOTE_THINKERS`` says otherwise (0: think in a thread of this process)."""
+    use, unless the settings' ``BELOTE_THINKERS`` says otherwise (0: think in a thread of
+    this process)."""
+    if CONFIGURED is not None:
+        return CONFIGURED
     configured = os.environ.get("BELOTE_THINKERS", "").strip()
     if configured.isdigit():
         return int(configured)

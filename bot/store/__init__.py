@@ -6,10 +6,9 @@ Callers import from here: the interface (:class:`Store`), what goes in and out o
 which picks the engine from its target.
 """
 
-from bot.store.base import MIGRATIONS, Serves, Store
+from bot.store.base import MIGRATIONS, Serves, SQLiteStore, Store, StoreError
 from bot.store.engines import is_postgres, open_store
 from bot.store.records import LeaseLost, LogEntry, MatchRow, TableDeadline, TableRow, Write
-from bot.store.sqlite import SQLiteStore
 
 __all__ = [
     "MIGRATIONS",
@@ -19,6 +18,7 @@ __all__ = [
     "SQLiteStore",
     "Serves",
     "Store",
+    "StoreError",
     "TableDeadline",
     "TableRow",
     "Write",

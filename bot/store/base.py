@@ -25,9 +25,18 @@ import abc
 import asyncio
 import json
 import logging
+import sqlite3
+import threading
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
+import aiosqlite
+
+from bot.ops import metrics
+from bot.store.lock import DatabaseLock
 from bot.store.records import LogEntry, MatchRow, TableDeadline, TableRow, Write
 
 log = logging.getLogger(__name__)
@@ -88,7 +97,47 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT INTO id_counters (name, last)
         SELECT 'matches', COALESCE(MAX(id), 0) FROM matches;
     """,
+    # 3: the readiness probe's one row (a write that proves the database takes writes)
+    """
+    CREATE TABLE health_probe (
+        id INTEGER PRIMARY KEY,
+        at REAL NOT NULL
+    );
+    """,
 )
+
+
+class StoreError(Exception):
+    """The database cannot be used as asked: one line for the operator, never a password.
+    ``fix_settings``: the operator must change something (the process exits 2); else it
+    may pass by itself (a server down: exit 1, and a restart tries again)."""
+
+    def __init__(self, text: str, *, fix_settings: bool = False) -> None:
+        super().__init__(text)
+        self.fix_settings = fix_settings
+
+
+class NotOurs(StoreError):
+    """A database with none of the bot's tables (opened to read: nothing to read)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(
+            f"{where} has none of the bot's tables (schema version 0): is it the bot's database?",
+            fix_settings=True,
+        )
+
+
+class SchemaTooNew(StoreError):
+    """The database was made by a newer bot: this one does not know its tables."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(
+            f"the database's schema is version {found}, newer than this bot knows "
+            f"({known}): run the newer bot, or restore a backup made for this one",
+            fix_settings=True,
+        )
+        self.found = found
+        self.known = known
 
 
 Serves = Callable[[str], bool]  # does this process serve that channel (its shards)?
@@ -102,6 +151,7 @@ class Store(abc.ABC):
     """
 
     shared = False  # can several processes use this database at once?
+    read_only = False  # opened to read only (export, verify, admin tables)
     owner = "local"  # who this process is, in the table leases
     lease_seconds = 0.0
     # told at once when a commit finds tables another process holds now (the app drops them)
@@ -159,6 +209,19 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def deadlines(self) -> dict[int, TableDeadline]: ...
+
+    async def probe_write(self, timeout: float) -> None:
+        """Commit a tiny write within ``timeout`` (readiness), or raise."""
+        raise NotImplementedError
+
+    async def last_moves(self) -> dict[int, float]:
+        """Each open table's last move (its match log's newest entry), for ``admin
+        tables``' idle column; a table with no move yet is left out."""
+        return {}
+
+    async def lease_owners(self) -> dict[int, tuple[str, float]]:
+        """table -> (owner, seconds its lease has left): PostgreSQL's leases."""
+        return {}
 
     # --- table leases (one process: every unfinished table is its own) ----------------
 
@@ -220,6 +283,290 @@ class Store(abc.ABC):
         """Wait until every write handed in so far is committed (or has failed)."""
         if self._flusher is not None:
             await asyncio.shield(self._flusher)
+
+
+class SQLiteStore(Store):
+    """One aiosqlite connection: one process owns the file."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        super().__init__(path)
+        self._conn = conn
+        self._lock: DatabaseLock | None = None
+        self._probe: sqlite3.Connection | None = None
+        self._probe_mutex = threading.Lock()
+
+    @classmethod
+    async def connect(
+        cls, path: str | Path, *, read_only: bool = False, exclusive: bool = False
+    ) -> SQLiteStore:
+        """Open (and migrate) the database. ``exclusive``: hold its lock file for as long as
+        the store is open (``belote run``: one writer per database; :class:`DatabaseInUse`
+        when another process holds it). ``read_only``: open it ``mode=ro``, as export,
+        verify and ``admin tables`` do: nothing is written, not even the journal mode.
+        Whatever fails, nothing is left open (aiosqlite's thread would keep the process
+        alive)."""
+        path = str(path)
+        if read_only:
+            return await cls._connect_read_only(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        lock = DatabaseLock(path) if exclusive and path != ":memory:" else None
+        if lock is not None:
+            lock.acquire()
+        conn: aiosqlite.Connection | None = None
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=FULL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            store = cls(conn, path)
+            store._lock = lock
+            await store.migrate()
+            return store
+        except BaseException as exc:
+            if conn is not None:
+                await conn.close()
+            if lock is not None:
+                lock.release()
+            if isinstance(exc, sqlite3.Error):
+                raise _sqlite_problem(path, exc) from exc
+            if isinstance(exc, OSError):  # the lock file beside it
+                reason = exc.strerror or str(exc)
+                raise StoreError(
+                    f"{path}.lock cannot be made ({reason})", fix_settings=True
+                ) from exc
+            raise
+
+    @classmethod
+    async def _connect_read_only(cls, path: str) -> SQLiteStore:
+        uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
+        conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+        try:
+            await conn.execute("PRAGMA query_only=1")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            async with conn.execute("PRAGMA user_version") as cur:
+                row = await cur.fetchone()
+            version = row[0] if row is not None else 0
+            if version > len(MIGRATIONS):
+                raise SchemaTooNew(version, len(MIGRATIONS))
+            if version == 0:
+                raise NotOurs(path)
+            store = cls(conn, path)
+            store.read_only = True
+            return store
+        except BaseException as exc:
+            await conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise _sqlite_problem(path, exc) from exc
+            raise
+
+    async def migrate(self) -> int:
+        """Apply every migration newer than the database's ``user_version``; returns it.
+        A database newer than this code is refused (:class:`SchemaTooNew`), untouched."""
+        async with self._conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        (version,) = row if row is not None else (0,)
+        if version > len(MIGRATIONS):
+            raise SchemaTooNew(version, len(MIGRATIONS))
+        if self.read_only:
+            return int(version)
+        for n, script in enumerate(MIGRATIONS, start=1):
+            if n <= version:
+                continue
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for stmt in _statements(script):
+                    await self._conn.execute(stmt)
+                await self._conn.execute(f"PRAGMA user_version={n}")
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            log.info("database migrated to version %d", n)
+            version = n
+        return version
+
+    async def close(self) -> None:
+        """Flush, close the connection (and the probe's), drop the lock: every time, even
+        when the flush fails."""
+        try:
+            await self.flush()
+        finally:
+            try:
+                await self._conn.close()
+                if self._probe is not None:
+                    await asyncio.to_thread(self._probe.close)
+                    self._probe = None
+            finally:
+                if self._lock is not None:
+                    self._lock.release()
+                    self._lock = None
+
+    # --- readiness: a real write, within a bound, on a connection of its own ----------
+
+    async def probe_write(self, timeout: float) -> None:
+        """Rewrite the probe's row and commit it, on a connection of its own (so a probe
+        never waits behind the bot's queue), waiting at most ``timeout`` for a lock."""
+        if self.read_only:
+            raise StoreError("opened read-only")
+        await asyncio.to_thread(self._probe_sync, timeout)
+
+    def _probe_sync(self, timeout: float) -> None:
+        with self._probe_mutex:
+            if self._probe is None:
+                self._probe = sqlite3.connect(
+                    self.path, timeout=timeout, isolation_level=None, check_same_thread=False
+                )
+                self._probe.execute("PRAGMA synchronous=FULL")
+            c = self._probe
+            c.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                c.execute(
+                    "INSERT INTO health_probe (id, at) VALUES (1, ?)"
+                    " ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+                    (time.time(),),
+                )
+                c.execute("COMMIT")
+            except BaseException:
+                if c.in_transaction:
+                    c.execute("ROLLBACK")
+                raise
+
+    async def last_moves(self) -> dict[int, float]:
+        async with self._conn.execute(LAST_MOVES_SQL) as cur:
+            return {int(r[0]): float(r[1]) for r in await cur.fetchall()}
+
+    # --- ids (from the database's counters, in their own short transaction) ----------
+
+    async def new_table_id(self) -> int:
+        return await self._next_id("tables")
+
+    async def new_match_id(self) -> int:
+        return await self._next_id("matches")
+
+    async def _next_id(self, name: str) -> int:
+        return await self._in_thread(self._next_id_sync, name)
+
+    def _next_id_sync(self, name: str) -> int:
+        c = self._conn._conn
+        cur = c.execute(
+            "UPDATE id_counters SET last = last + 1 WHERE name = ? RETURNING last", (name,)
+        )
+        (n,) = cur.fetchone()
+        cur.close()
+        return int(n)
+
+    # --- writing ---------------------------------------------------------------------
+
+    @metrics.timed_commit
+    async def _commit(self, w: Write) -> None:
+        """One transaction for ``w``, run in one trip to aiosqlite's thread (so a busy event
+        loop does not stretch a commit over many hops)."""
+        await self._in_thread(self._commit_sync, w)
+
+    async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self._conn._execute(fn, *args)
+
+    def _commit_sync(self, w: Write) -> None:
+        c = self._conn._conn  # the sqlite3 connection, used only from aiosqlite's thread
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, rows in write_statements(w):
+                c.executemany(sql, rows)
+            c.execute("COMMIT")
+        except BaseException:
+            # SQLite rolls back by itself on some errors (a full disk): a ROLLBACK then
+            # would raise "no transaction is active" and hide what really failed
+            if c.in_transaction:
+                c.execute("ROLLBACK")
+            raise
+
+    # --- reading ---------------------------------------------------------------------
+
+    async def open_tables(self) -> list[TableRow]:
+        """Every table not closed, oldest first: what a restart resumes."""
+        async with self._conn.execute(
+            "SELECT * FROM tables WHERE status != 'closed' ORDER BY id"
+        ) as cur:
+            return [_table(r) for r in await cur.fetchall()]
+
+    async def table(self, table_id: int) -> TableRow | None:
+        async with self._conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
+            r = await cur.fetchone()
+        return _table(r) if r else None
+
+    async def table_by_ref(self, ref: str) -> TableRow | None:
+        """The tournament table with that key, closed or not (the newest)."""
+        async with self._conn.execute(
+            "SELECT * FROM tables WHERE json_extract(settings, '$.ref') = ? ORDER BY id DESC",
+            (ref,),
+        ) as cur:
+            r = await cur.fetchone()
+        return _table(r) if r else None
+
+    async def match(self, match_id: int) -> MatchRow | None:
+        async with self._conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
+            r = await cur.fetchone()
+        return MatchRow(*r) if r else None
+
+    async def latest_match(
+        self, channel: str | None = None, *, ended: bool = False
+    ) -> MatchRow | None:
+        sql, args = latest_match_sql(channel, ended)
+        async with self._conn.execute(sql, args) as cur:
+            r = await cur.fetchone()
+        return MatchRow(*r) if r else None
+
+    async def matches(self, status: str | None = None) -> list[MatchRow]:
+        sql = "SELECT * FROM matches"
+        args: tuple[str, ...] = ()
+        if status is not None:
+            sql, args = sql + " WHERE status = ?", (status,)
+        async with self._conn.execute(sql + " ORDER BY id", args) as cur:
+            return [MatchRow(*r) for r in await cur.fetchall()]
+
+    async def log(self, match_id: int) -> list[LogEntry]:
+        async with self._conn.execute(
+            "SELECT match_id, seq, at, kind, data FROM match_log WHERE match_id = ? ORDER BY seq",
+            (match_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [LogEntry(m, s, a, k, json.loads(d)) for m, s, a, k, d in rows]
+
+    async def deadlines(self) -> dict[int, TableDeadline]:
+        async with self._conn.execute("SELECT table_id, kind, due, nonce FROM deadlines") as cur:
+            return {r[0]: TableDeadline(*r) for r in await cur.fetchall()}
+
+
+#: Each open table's newest match-log entry (the same SQL for both engines).
+LAST_MOVES_SQL = (
+    "SELECT t.id, MAX(l.at) FROM tables t JOIN match_log l ON l.match_id = t.match_id"
+    " WHERE t.status != 'closed' GROUP BY t.id"
+)
+
+
+def _sqlite_problem(path: str, exc: sqlite3.Error) -> StoreError:
+    """What a SQLite error at open means for the operator, in one line."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:  # another program's long write: it may pass
+        return StoreError(
+            f"{path} is locked by another program (a sqlite3 shell, a copy?) for more than 5 s"
+        )
+    if "not a database" in text:
+        return StoreError(f"{path} is not a SQLite database", fix_settings=True)
+    if "readonly" in text or "read-only" in text:
+        return StoreError(
+            f"{path} is not writable by this user: give it back (chown) to the bot's user",
+            fix_settings=True,
+        )
+    if "unable to open" in text:
+        return StoreError(
+            f"{path} cannot be opened (does its folder exist, may this user write it?)",
+            fix_settings=True,
+        )
+    return StoreError(f"{path}: {text}", fix_settings=True)
 
 
 def latest_match_sql(channel: str | None, ended: bool) -> tuple[str, list[Any]]:
@@ -318,12 +665,11 @@ def write_statements(w: Write) -> list[tuple[str, list[tuple[Any, ...]]]]:
     return out
 
 
-def table_row_of(r: Any) -> TableRow:
-    """A ``tables`` row (either engine's) as a :class:`TableRow`."""
+def _table(r: Any) -> TableRow:
     return TableRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7], r[8])
 
 
-def statements(script: str) -> list[str]:
+def _statements(script: str) -> list[str]:
     """Split a migration into statements, keeping trigger bodies whole."""
     out, buf = [], []
     for line in script.strip().splitlines():

@@ -22,12 +22,22 @@ import logging
 import os
 import secrets
 import socket
+import time
 from typing import Any
 
 import asyncpg
 
 from bot.ops import metrics
-from bot.store.base import Serves, Store, latest_match_sql, write_statements
+from bot.store.base import (
+    LAST_MOVES_SQL,
+    NotOurs,
+    SchemaTooNew,
+    Serves,
+    Store,
+    StoreError,
+    latest_match_sql,
+    write_statements,
+)
 from bot.store.records import LeaseLost, LogEntry, MatchRow, TableDeadline, TableRow, Write
 from bot.store.sql import dollar
 
@@ -97,7 +107,17 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT INTO leases (table_id, owner, expires)
         SELECT id, '', 'epoch' FROM tables WHERE status != 'closed';
     """,
+    # 3: the readiness probe's one row (a write that proves the database takes writes)
+    """
+    CREATE TABLE health_probe (
+        id INTEGER PRIMARY KEY,
+        at DOUBLE PRECISION NOT NULL
+    );
+    """,
 )
+
+#: Seconds to reach the server at start: an unreachable one is said at once, not in 60 s.
+CONNECT_TIMEOUT = 5.0
 
 # an advisory lock number for "migrating": two processes starting at once migrate once
 _MIGRATION_LOCK = 0x62656C6F7465
@@ -131,20 +151,63 @@ class PostgresStore(Store):
         owner: str | None = None,
         lease_seconds: float = LEASE_SECONDS,
         pool_size: int = 4,
+        read_only: bool = False,
     ) -> PostgresStore:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        """Connect and migrate (``read_only``: every transaction read-only, no migration,
+        only the schema's version checked). :class:`StoreError` in one line when the
+        server cannot be reached or refuses; nothing is left open."""
+        server_settings = {"default_transaction_read_only": "on"} if read_only else None
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=pool_size,
+                timeout=CONNECT_TIMEOUT,
+                server_settings=server_settings,
+            )
+        except asyncpg.InvalidPasswordError:
+            raise StoreError("PostgreSQL refused the password", fix_settings=True) from None
+        except (
+            asyncpg.InvalidCatalogNameError,
+            asyncpg.InvalidAuthorizationSpecificationError,
+        ) as exc:
+            raise StoreError(f"PostgreSQL refused: {exc}", fix_settings=True) from None
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            where = _where(url)
+            reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            raise StoreError(f"PostgreSQL at {where} cannot be reached: {reason}") from None
         store = cls(pool, url, owner or default_owner(), lease_seconds)
-        await store.migrate()
+        store.read_only = read_only
+        try:
+            await store.migrate()
+        except BaseException:
+            await pool.close()
+            raise
         return store
 
     def __repr__(self) -> str:  # never the URL (it may carry a password)
         return f"PostgresStore(owner={self.owner!r})"
 
     async def migrate(self) -> int:
+        """Apply the newer migrations; a database newer than this code is refused."""
+        if self.read_only:
+            async with self._pool.acquire() as c:
+                version = 0
+                if await c.fetchval("SELECT to_regclass('schema_version')") is not None:
+                    version = await c.fetchval(
+                        "SELECT COALESCE(MAX(version), 0) FROM schema_version"
+                    )
+            if version > len(MIGRATIONS):
+                raise SchemaTooNew(version, len(MIGRATIONS))
+            if version == 0:
+                raise NotOurs(_where(self.target))
+            return int(version)
         async with self._pool.acquire() as c, c.transaction():
             await c.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
             await c.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             version = await c.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+            if version > len(MIGRATIONS):
+                raise SchemaTooNew(version, len(MIGRATIONS))
             for n, script in enumerate(MIGRATIONS, start=1):
                 if n <= version:
                     continue
@@ -155,8 +218,46 @@ class PostgresStore(Store):
         return int(version)
 
     async def close(self) -> None:
-        await self.flush()
-        await self._pool.close()
+        try:
+            await self.flush()
+        finally:
+            await self._pool.close()
+
+    async def probe_write(self, timeout: float) -> None:
+        """Rewrite the probe's row in a transaction bounded by ``timeout`` (its locks and
+        its statement both)."""
+        ms = max(1, int(timeout * 1000))
+        async with self._pool.acquire(timeout=timeout) as c, c.transaction():
+            await c.execute(f"SET LOCAL lock_timeout = {ms}")
+            await c.execute(f"SET LOCAL statement_timeout = {ms}")
+            await c.execute(
+                "INSERT INTO health_probe (id, at) VALUES (1, $1)"
+                " ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+                time.time(),
+            )
+
+    async def last_moves(self) -> dict[int, float]:
+        return {int(r[0]): float(r[1]) for r in await self._pool.fetch(LAST_MOVES_SQL)}
+
+    async def lease_owners(self) -> dict[int, tuple[str, float]]:
+        rows = await self._pool.fetch(
+            "SELECT table_id, owner, EXTRACT(EPOCH FROM expires - clock_timestamp())::float8"
+            " FROM leases"
+        )
+        return {int(r[0]): (r[1], float(r[2])) for r in rows}
+
+    async def take_lease(self, table_id: int, owner: str) -> bool:
+        """Take one table's lease under ``owner`` if nobody holds it (it ran out): what
+        ``belote admin close`` does before it closes a table of a stopped bot."""
+        row = await self._pool.fetchrow(
+            "UPDATE leases SET owner = $2, expires = clock_timestamp() + $3 * interval '1 second'"
+            " WHERE table_id = $1 AND (expires <= clock_timestamp() OR owner = $2)"
+            " RETURNING table_id",
+            table_id,
+            owner,
+            self.lease_seconds,
+        )
+        return row is not None
 
     # --- ids: a table's id comes with its lease --------------------------------------
 
@@ -320,6 +421,17 @@ class PostgresStore(Store):
     async def deadlines(self) -> dict[int, TableDeadline]:
         rows = await self._pool.fetch("SELECT table_id, kind, due, nonce FROM deadlines")
         return {r[0]: TableDeadline(*r) for r in rows}
+
+
+def _where(url: str) -> str:
+    """host:port/database of a URL, never its password."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        return f"{parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path or ''}"
+    except ValueError:
+        return "the configured URL"
 
 
 def _table(r: Any) -> TableRow:

@@ -59,7 +59,11 @@ async def attach_tournaments(
     path = str(db_path or getattr(app.store, "path", ":memory:"))
     db = await TournamentDB.open(path, owner=getattr(app.store, "owner", "local"))
     service = TournamentService(db, app.scheduler, app.clock, app.platform, host)
-    await service.start()
+    try:
+        await service.start()
+    except BaseException:
+        await db.close()  # an aiosqlite connection left open keeps the process alive
+        raise
     app.tournaments = service
     return service
 

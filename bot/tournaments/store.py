@@ -232,7 +232,11 @@ class TournamentDB:
     @classmethod
     async def open(cls, target: str | Path, owner: str = "local") -> TournamentDB:
         db = cls(await connect(str(target)), owner)
-        await db.migrate()
+        try:
+            await db.migrate()
+        except BaseException:
+            await db.close()  # an aiosqlite connection left open keeps the process alive
+            raise
         return db
 
     async def close(self) -> None:

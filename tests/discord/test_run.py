@@ -49,16 +49,20 @@ async def test_run_reads_the_token_and_keeps_the_message_map_by_the_database(
 async def test_run_without_or_with_a_wrong_token_says_so_without_printing_it(
     world: World,
     monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
     tmp_path: Any,
 ) -> None:
+    """Both say so in one log record (the log stream holds only log records), exit
+    status 2: the operator must fix the token."""
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)  # no .env here
     assert await run(factory_for(world)) == 2
-    assert "DISCORD_TOKEN" in capsys.readouterr().err
-    assert await run(factory_for(world), "wrong-secret-value") == 1
-    err = capsys.readouterr().err
-    assert "refused" in err and "wrong-secret-value" not in err
+    assert "DISCORD_TOKEN" in caplog.text
+    caplog.clear()
+    assert await run(factory_for(world), "wrong-secret-value") == 2
+    said = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(said) == 1 and "refused" in said[0]
+    assert "wrong-secret-value" not in caplog.text
 
 
 def test_belote_run_platform_discord_needs_a_token(

@@ -58,7 +58,10 @@ def test_compose_file_follows_the_compose_specification() -> None:
     text = (ROOT / "compose.yaml").read_text()
     assert "condition: service_healthy" in text and "pg_isready" in text
     assert 'test: ["CMD", "belote", "healthcheck"]' in text
-    assert "DATABASE_URL: postgresql://belote:${POSTGRES_PASSWORD}@db:5432/belote" in text
+    # the password apart from the URL, every container's log bounded
+    assert "DATABASE_URL: postgresql://belote@db:5432/belote" in text
+    assert "PGPASSWORD: ${POSTGRES_PASSWORD:?" in text
+    assert text.count("logging: *logging") == 4 and 'max-size: "10m"' in text
 
 
 def settings_in_code() -> set[str]:
@@ -121,6 +124,7 @@ def test_the_image_entrypoint_runs_and_answers_its_health_check(tmp_path: Path) 
     """``belote run`` with the image's environment (JSON logs, /data-like database,
     metrics port), then ``belote healthcheck`` as the image's HEALTHCHECK runs it."""
     port = free_port()
+    (tmp_path / "data").mkdir()  # the image's volume
     env = {
         **os.environ,
         "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",

@@ -109,10 +109,17 @@ def test_a_database_password_given_by_option_is_a_secret_too(restore_logging: No
 
 
 def test_a_fatal_error_is_logged_with_its_traceback(tmp_path) -> None:
-    blocker = tmp_path / "file"
-    blocker.write_text("")
+    """A fault nobody foresaw (here: a database of the right version whose tables were
+    dropped by hand) is one event, with its traceback, and exit status 1."""
+    import sqlite3
+
+    from bot.store import MIGRATIONS
+
+    db = tmp_path / "gutted.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"PRAGMA user_version={len(MIGRATIONS)}")
     res = run_belote(
-        ["run", "--platform", "console", "--db", str(blocker / "x.db"), "--log-format", "json"],
+        ["run", "--platform", "console", "--db", str(db), "--log-format", "json"],
         "",
     )
     assert res.returncode == 1
