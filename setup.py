@@ -11,7 +11,7 @@ setup(
         Extension(
             "engine.ai._dds",
             sources=["engine/ai/_dds.c"],
-            extra_compile_args=["-O3"],
+            extra_compile_args=["-O3", "-ffp-contract=off"],
             optional=True,
         )
     ]

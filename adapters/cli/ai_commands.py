@@ -7,12 +7,12 @@ import sys
 import time
 
 from adapters.cli import types
-from engine.ai import LEVELS
-from engine.ai.arena import run_arena
+from engine.ai.arena import ARENA_LEVELS, PLAY_ONLY_BIDDER, ArenaReport, run_arena
+from engine.ai.sparring import DEFAULT_WORLDS
 from engine.rulesets import RULESETS
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "arena",
         help="play duplicate deals between two AI levels",
@@ -20,12 +20,25 @@ def register(subparsers) -> None:
             "Every deck is played twice with the teams swapping seats, so luck cancels. "
             "Prints decision times per level, how often each level's contracts are made, "
             "and last: 'A vs B: +X points per deal (95% CI +-Y) over N deals' in raw deal "
-            "points (before rounding to tens)."
+            "points (before rounding to tens). 'sparring' is an information-set double-dummy "
+            "player (uniform worlds, no inference) to duel in card play only: every seat "
+            f"then bids as {PLAY_ONLY_BIDDER}, and the lead is in card points."
         ),
     )
     p.add_argument("--ruleset", choices=sorted(RULESETS), default="club")
-    p.add_argument("--a", choices=LEVELS, required=True, help="level of team A")
-    p.add_argument("--b", choices=LEVELS, required=True, help="level of team B")
+    p.add_argument("--a", choices=ARENA_LEVELS, required=True, help="level of team A")
+    p.add_argument("--b", choices=ARENA_LEVELS, required=True, help="level of team B")
+    p.add_argument(
+        "--worlds",
+        type=types.whole(1, 1000),
+        default=DEFAULT_WORLDS,
+        help="deals the sparring partner solves a decision",
+    )
+    p.add_argument(
+        "--play-only",
+        action="store_true",
+        help=f"card play only: every seat bids as {PLAY_ONLY_BIDDER} (always so with sparring)",
+    )
     p.add_argument(
         "--deals", type=types.whole(0, 10**6), default=20, help="decks (each played twice)"
     )
@@ -55,7 +68,7 @@ def _arena(args: argparse.Namespace) -> int:
         print("--jobs must be at least 1.", file=sys.stderr)
         return 2
 
-    def progress(report) -> None:
+    def progress(report: ArenaReport) -> None:
         if not args.quiet:
             n = len(report.per_deck)
             ci = f"+-{report.ci95:.1f}" if n > 1 else "n/a"
@@ -75,7 +88,29 @@ def _arena(args: argparse.Namespace) -> int:
         progress=progress,
         budget_s=args.budget,
         jobs=args.jobs,
+        play_only=args.play_only,
+        worlds=args.worlds,
     )
     for line in report.lines():
         print(line)
     return 0
+
+
+def compiled_playout_rate(seconds: float) -> float | None:
+    """Random deals a second through the compiled playout (dealt at random, played out by
+    the rules of thumb, as the search's rollouts), over the three rulesets; None when the
+    compiled core was not built.  ``belote bench`` prints it."""
+    try:
+        from engine.ai._dds import playouts
+    except ImportError:
+        return None
+    deals = 0
+    start = time.perf_counter()
+    kind = 0
+    while True:
+        playouts(kind, 2000, deals + 1)
+        deals += 2000
+        kind = (kind + 1) % 3
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return deals / elapsed

@@ -91,6 +91,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(f"{rules.name}: {deals / elapsed:,.0f} deals/s")
         total_deals += deals
         total_time += elapsed
+    from adapters.cli.ai_commands import compiled_playout_rate
+
+    rate = compiled_playout_rate(min(1.0, args.seconds))
+    if rate is not None:  # before the last line, which scripts read
+        print(f"compiled playout (engine/ai/_dds.c, rules of thumb): {rate:,.0f} random deals/s")
     print(f"random deals/s: {total_deals / total_time:.0f}")
     return 0
 

@@ -408,6 +408,392 @@ static int search(State *s, int alpha, int beta) {
     return best;
 }
 
+/* -- the root: every legal card's value -------------------------------------------- */
+
+/* Every legal card of the seat to move (equivalent cards solved once), in the order of
+ * solver.py's ``root_values``; returns how many, or -1 when the node budget ran out. */
+static int root_solve(State *s, int *cards, int *values) {
+    int n = s->ntrick, seat = (s->leader + n) & 3, code = s->code;
+    uint32_t hand = s->hands[seat];
+    uint32_t legal = legal_mask(s->kind, code, hand, s->trick, n);
+    uint32_t others = (s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3]) & ~hand;
+    for (int i = 0; i < n; i++) others |= 1u << s->trick[i];
+    int nc = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        int have = 0, run_value = 0, run_pts = -1;
+        for (int i = 0; i < 8; i++) {
+            int c = ORDER[code][suit][i];
+            uint32_t bit = 1u << c;
+            if (others & bit) {
+                have = 0;
+            } else if (legal & bit) {
+                if (!have || POINTS[code][c] != run_pts) {
+                    run_value = play_and_search(s, c, -INF, INF);
+                    if (s->aborted) return -1;
+                    run_pts = POINTS[code][c];
+                    have = 1;
+                }
+                cards[nc] = c;
+                values[nc++] = run_value;
+            }
+        }
+    }
+    return nc;
+}
+
+static int fresh_table(void) {
+    if (!table) {
+        table = calloc(TT_SIZE, sizeof(Entry));
+        if (!table) return -1;
+        pthread_setspecific(table_key, table);
+    }
+    if (++generation == 0) { /* wrapped: forget every entry for real */
+        memset(table, 0, TT_SIZE * sizeof(Entry));
+        generation = 1;
+    }
+    return 0;
+}
+
+/* -- the search core: worlds, likelihood, rollouts, scoring (engine/ai/world_search.py) */
+
+static inline uint64_t splitmix(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t BINOM[33][33];
+
+static void build_binom(void) {
+    for (int n = 0; n < 33; n++) {
+        BINOM[n][0] = 1;
+        for (int k = 1; k <= n; k++) BINOM[n][k] = BINOM[n - 1][k - 1] + BINOM[n - 1][k];
+    }
+}
+
+#define MAX_CLASSES 7
+typedef struct {
+    uint32_t fixed[4];
+    int seats[3];
+    int need[3];
+    int nclass;
+    int cmask[MAX_CLASSES];
+    int ncards[MAX_CLASSES];
+    int cards[MAX_CLASSES][32];
+    uint64_t counts[MAX_CLASSES + 1][9][9][9];
+} Space;
+
+/* Worlds of each class split (a, b, c) in worlds.py's ``_splits`` order; calls back. */
+static void count_space(Space *sp) {
+    memset(sp->counts, 0, sizeof sp->counts);
+    sp->counts[sp->nclass][0][0][0] = 1;
+    int suffix = 0;
+    for (int i = sp->nclass - 1; i >= 0; i--) {
+        int n = sp->ncards[i], mask = sp->cmask[i];
+        suffix += n;
+        for (int q0 = 0; q0 <= sp->need[0] && q0 <= suffix; q0++)
+            for (int q1 = 0; q1 <= sp->need[1] && q1 <= suffix - q0; q1++) {
+                int q2 = suffix - q0 - q1;
+                if (q2 > sp->need[2]) continue;
+                uint64_t ways = 0;
+                int amax = (mask & 1) ? (n < q0 ? n : q0) : 0;
+                for (int a = 0; a <= amax; a++) {
+                    int bmax = (mask & 2) ? (n - a < q1 ? n - a : q1) : 0;
+                    for (int b = 0; b <= bmax; b++) {
+                        int c = n - a - b;
+                        if ((c && !(mask & 4)) || c > q2) continue;
+                        uint64_t rest = sp->counts[i + 1][q0 - a][q1 - b][q2 - c];
+                        if (rest) ways += BINOM[n][a] * BINOM[n - a][b] * rest;
+                    }
+                }
+                sp->counts[i][q0][q1][q2] = ways;
+            }
+    }
+}
+
+static void draw_world(const Space *sp, uint64_t *rng, uint32_t *hands) {
+    for (int s = 0; s < 4; s++) hands[s] = sp->fixed[s];
+    int q0 = sp->need[0], q1 = sp->need[1], q2 = sp->need[2];
+    for (int i = 0; i < sp->nclass; i++) {
+        int n = sp->ncards[i], mask = sp->cmask[i];
+        uint64_t r = splitmix(rng) % sp->counts[i][q0][q1][q2];
+        int pa = 0, pb = 0, pc = 0, found = 0;
+        int amax = (mask & 1) ? (n < q0 ? n : q0) : 0;
+        for (int a = 0; a <= amax && !found; a++) {
+            int bmax = (mask & 2) ? (n - a < q1 ? n - a : q1) : 0;
+            for (int b = 0; b <= bmax; b++) {
+                int c = n - a - b;
+                if ((c && !(mask & 4)) || c > q2) continue;
+                uint64_t w = BINOM[n][a] * BINOM[n - a][b] * sp->counts[i + 1][q0 - a][q1 - b][q2 - c];
+                if (r < w) {
+                    pa = a;
+                    pb = b;
+                    pc = c;
+                    found = 1;
+                    break;
+                }
+                r -= w;
+            }
+        }
+        int order[32];
+        memcpy(order, sp->cards[i], n * sizeof(int));
+        for (int j = n - 1; j > 0; j--) {
+            int k = (int)(splitmix(rng) % (uint64_t)(j + 1));
+            int t = order[j];
+            order[j] = order[k];
+            order[k] = t;
+        }
+        for (int j = 0; j < n; j++) {
+            int seat = sp->seats[j < pa ? 0 : (j < pa + pb ? 1 : 2)];
+            hands[seat] |= 1u << order[j];
+        }
+        q0 -= pa;
+        q1 -= pb;
+        q2 -= pc;
+    }
+}
+
+/* The normal level's card (heuristic.py's ``normal_card``), for the likelihood and the
+ * rollouts.  Python's min / max keep the first of equal keys over ascending cards; so do
+ * the strict comparisons here. */
+#define FULL_MASK 0xFFFFFFFFu
+
+static inline int beats(int code, int card, int win_card) {
+    if ((card >> 3) == (win_card >> 3)) return POWER[code][card] > POWER[code][win_card];
+    return code < 4 && (card >> 3) == code;
+}
+
+static inline int is_master(int code, int card, uint32_t out) {
+    return !(out & suit_mask(card >> 3) & ABOVE[code][card]);
+}
+
+static inline int is_trump(uint32_t trump_mask, int c) { return (trump_mask >> c) & 1; }
+
+/* The first card of ``set`` (ascending) with the smallest (min) or largest key. */
+#define PICK(set, keyexpr, better)                                                       \
+    do {                                                                                 \
+        int best_c_ = -1;                                                                \
+        long best_k_ = 0;                                                                \
+        for (uint32_t m_ = (set); m_; m_ &= m_ - 1) {                                    \
+            int c = __builtin_ctz(m_);                                                   \
+            long k_ = (keyexpr);                                                         \
+            if (best_c_ < 0 || k_ better best_k_) {                                      \
+                best_c_ = c;                                                             \
+                best_k_ = k_;                                                            \
+            }                                                                            \
+        }                                                                                \
+        return best_c_;                                                                  \
+    } while (0)
+
+static int lead_card(int code, uint32_t hand, uint32_t cards, uint32_t out, uint32_t trump_mask,
+                     int attackers, int is_taker) {
+    const int *pts = POINTS[code], *power = POWER[code];
+    uint32_t my_trumps = cards & trump_mask;
+    uint32_t out_trumps = out & trump_mask;
+    if (code < 4 && my_trumps && out_trumps && attackers) {
+        int top = -1;
+        for (uint32_t m = my_trumps; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            if (top < 0 || power[c] > power[top]) top = c;
+        }
+        if (is_master(code, top, out)) return top;
+        if (is_taker && __builtin_popcount(my_trumps) >= 3) {
+            int low = -1;
+            for (uint32_t m = my_trumps; m; m &= m - 1) {
+                int c = __builtin_ctz(m);
+                if (low < 0 || power[c] < power[low]) low = c;
+            }
+            return low;
+        }
+    }
+    uint32_t side = code < 4 ? cards & ~suit_mask(code) : cards;
+    uint32_t masters = 0;
+    for (uint32_t m = side; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        if (is_master(code, c, out) &&
+            (code >= 4 || !out_trumps || __builtin_popcount(out & suit_mask(c >> 3)) >= 2))
+            masters |= 1u << c;
+    }
+    if (masters) PICK(masters, (long)pts[c] * 100 + power[c], >);
+    if (!side) side = cards;
+    PICK(side,
+         ((pts[c] >= 10 && __builtin_popcount(hand & suit_mask(c >> 3)) == 1) ? 1000000L : 0L) +
+             pts[c] * 10000L + (8 - __builtin_popcount(hand & suit_mask(c >> 3))) * 100L + power[c],
+         <);
+}
+
+static int normal_card(int code, int seat, uint32_t hand, uint32_t legal, const int *trick,
+                       int n, uint32_t played, int taker) {
+    if (!(legal & (legal - 1))) return __builtin_ctz(legal);
+    const int *pts = POINTS[code], *power = POWER[code];
+    uint32_t out = FULL_MASK & ~hand & ~played;
+    uint32_t trump_mask = code < 4 ? suit_mask(code) : (code == AT ? FULL_MASK : 0);
+    int attackers = (seat & 1) == (taker & 1);
+    if (n == 0) return lead_card(code, hand, legal, out, trump_mask, attackers, seat == taker);
+    int w = winner_index(code, trick, n);
+    int win_card = trick[w];
+    int partner_wins = n - w == 2, last = n == 3;
+    uint32_t winners = 0;
+    for (uint32_t m = legal; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        if (beats(code, c, win_card)) winners |= 1u << c;
+    }
+    uint32_t losers = legal & ~winners;
+    if (partner_wins) {
+        int safe = last || (is_master(code, win_card, out) &&
+                            ((win_card >> 3) == code || code >= 4 || !(out & trump_mask) ||
+                             (n == 2 && is_master(code, win_card, out))));
+        uint32_t pool = losers ? losers : legal;
+        if (!(pool & ~trump_mask) && code < 4) PICK(pool, (long)power[c] * 100 + pts[c], <);
+        if (safe) PICK(pool, (is_trump(trump_mask, c) ? 0L : 10000L) + pts[c] * 100L + (50 - power[c]), >);
+        PICK(pool, (is_trump(trump_mask, c) ? 10000L : 0L) + pts[c] * 100L + power[c], <);
+    }
+    if (winners) {
+        int trick_pts = 0;
+        uint32_t trick_bits = 0;
+        for (int i = 0; i < n; i++) {
+            trick_pts += pts[trick[i]];
+            trick_bits |= 1u << trick[i];
+        }
+        if (last)
+            PICK(winners,
+                 is_trump(trump_mask, c) ? 100L - power[c] : 1000L + pts[c], >);
+        uint32_t masters = 0;
+        for (uint32_t m = winners; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            if (is_master(code, c, out & ~trick_bits)) masters |= 1u << c;
+        }
+        int led = trick[0] >> 3;
+        int nwin = __builtin_popcount(winners), ncards = __builtin_popcount(legal);
+        if (masters) {
+            uint32_t plain = masters & suit_mask(led) & ~trump_mask;
+            if (plain) PICK(plain, (long)pts[c], >);
+            if (trick_pts >= 10 || nwin == ncards) PICK(masters, (long)power[c], <);
+        }
+        uint32_t ruffs = winners & trump_mask & ~suit_mask(led);
+        if (ruffs && (trick_pts >= 10 || __builtin_popcount(ruffs) == ncards))
+            PICK(ruffs, (long)power[c], <);
+        if (trick_pts >= 10 && n == 2) PICK(winners, (long)pts[c] * 100 + power[c], <);
+        if (!losers) PICK(winners, (long)power[c] * 100 + pts[c], <);
+    }
+    uint32_t pool = losers ? losers : legal;
+    PICK(pool, (is_trump(trump_mask, c) ? 10000L : 0L) + pts[c] * 100L + power[c], <);
+}
+
+/* search.py's ``rollout`` (no exact tail): card points for team 0, capot included. */
+static int rollout(int kind, int code, int taker, const uint32_t *hands0, int leader,
+                   const int *trick0, int n0, uint32_t played, int won) {
+    uint32_t hands[4];
+    memcpy(hands, hands0, sizeof hands);
+    int trick[4], n = n0;
+    memcpy(trick, trick0, n0 * sizeof(int));
+    const int *pts = POINTS[code];
+    int diff = 0, seat = (leader + n) & 3;
+    for (;;) {
+        if (n == 4) {
+            int w = (leader + winner_index(code, trick, 4)) & 3;
+            int gain = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]];
+            if (!(hands[0] | hands[1] | hands[2] | hands[3])) gain += code == NT ? 20 : 10;
+            diff += (w & 1) == 0 ? gain : -gain;
+            won |= 1 << (w & 1);
+            leader = seat = w;
+            n = 0;
+        }
+        uint32_t hand = hands[seat];
+        if (!hand) break;
+        uint32_t legal = legal_mask(kind, code, hand, trick, n);
+        int card = normal_card(code, seat, hand, legal, trick, n, played, taker);
+        hands[seat] = hand & ~(1u << card);
+        trick[n++] = card;
+        played |= 1u << card;
+        seat = (seat + 1) & 3;
+    }
+    if (won == 1) diff += CAPOT_BONUS;
+    else if (won == 2) diff -= CAPOT_BONUS;
+    return diff;
+}
+
+static inline int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
+
+static int total_points(int code) { return code == NT ? 260 : (code == AT ? 258 : 162); }
+
+/* scoring.py's ``deal_value``: my team's raw deal score minus the other's. */
+static int deal_value(int kind, int code, int multiplier, int tk, int my_team, int diff,
+                      const int *melds, const int *belotes) {
+    int total = total_points(code), capot = -1;
+    if (diff >= total + CAPOT_BONUS) {
+        capot = my_team;
+        diff = total;
+    } else if (diff <= -(total + CAPOT_BONUS)) {
+        capot = 1 - my_team;
+        diff = -total;
+    }
+    int mine = floor_div2(total + diff);
+    int cards[2];
+    cards[my_team] = mine;
+    cards[1 - my_team] = total - mine;
+    if (capot >= 0) {
+        cards[capot] = total + CAPOT_BONUS;
+        cards[1 - capot] = 0;
+    }
+    int df = 1 - tk;
+    int tot[2] = {cards[0] + melds[0] + belotes[0], cards[1] + melds[1] + belotes[1]};
+    int p[2] = {0, 0};
+    if (kind == 2) {
+        if (multiplier == 1) {
+            if (tot[tk] > tot[df]) {
+                p[0] = tot[0];
+                p[1] = tot[1];
+            } else if (tot[tk] < tot[df]) {
+                p[df] = tot[0] + tot[1];
+            } else {
+                p[df] = tot[df];
+            }
+        } else {
+            int whole = (tot[0] + tot[1]) * multiplier;
+            if (tot[tk] > tot[df]) p[tk] = whole;
+            else if (tot[tk] < tot[df]) p[df] = whole;
+        }
+    } else {
+        if (tot[tk] > tot[df]) {
+            p[0] = tot[0];
+            p[1] = tot[1];
+        } else if (tot[tk] < tot[df]) {
+            p[df] = cards[0] + cards[1] + melds[0] + melds[1] + belotes[df];
+            p[tk] = belotes[tk];
+        } else {
+            p[df] = tot[df];
+            p[tk] = belotes[tk];
+        }
+    }
+    return p[my_team] - p[1 - my_team];
+}
+
+typedef struct {
+    int seat, card, n;
+    int prefix[3];
+    uint32_t gone;
+} Play;
+
+/* world_search.py's ``play_likelihood``. */
+static double likelihood(int kind, int code, int me, int taker, const Play *history, int nh,
+                         const uint32_t *hands) {
+    uint32_t later[4] = {0, 0, 0, 0};
+    double weight = 1.0;
+    for (int i = nh - 1; i >= 0; i--) {
+        const Play *p = &history[i];
+        later[p->seat] |= 1u << p->card;
+        if (p->seat == me) continue;
+        uint32_t hand = hands[p->seat] | later[p->seat];
+        uint32_t legal = legal_mask(kind, code, hand, p->prefix, p->n);
+        if (!(legal & (legal - 1))) continue;
+        if (normal_card(code, p->seat, hand, legal, p->prefix, p->n, p->gone, taker) != p->card)
+            weight *= 0.4;
+    }
+    return weight;
+}
+
 /* -- Python interface --------------------------------------------------------------- */
 
 static PyObject *NodeLimit = NULL;
@@ -462,17 +848,9 @@ static int parse_state(State *s, PyObject *args) {
     s->nodes = 0;
     s->max_nodes = max_nodes < 0 ? (1LL << 62) : max_nodes;
     s->aborted = 0;
-    if (!table) {
-        table = calloc(TT_SIZE, sizeof(Entry));
-        if (!table) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        pthread_setspecific(table_key, table);
-    }
-    if (++generation == 0) { /* wrapped: forget every entry for real */
-        memset(table, 0, TT_SIZE * sizeof(Entry));
-        generation = 1;
+    if (fresh_table() < 0) {
+        PyErr_NoMemory();
+        return -1;
     }
     return 0;
 }
@@ -505,36 +883,15 @@ PyDoc_STRVAR(root_doc,
 static PyObject *dds_root_values(PyObject *self, PyObject *args) {
     State s;
     if (parse_state(&s, args) < 0) return NULL;
-    int n = s.ntrick, seat = (s.leader + n) & 3, code = s.code;
+    int seat = (s.leader + s.ntrick) & 3;
     uint32_t hand = s.hands[seat];
     if (!hand) {
         PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
         return NULL;
     }
-    uint32_t legal = legal_mask(s.kind, code, hand, s.trick, n);
-    uint32_t others = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & ~hand;
-    for (int i = 0; i < n; i++) others |= 1u << s.trick[i];
     int cards[8], values[8], nc = 0;
     Py_BEGIN_ALLOW_THREADS
-    for (int suit = 0; suit < 4 && !s.aborted; suit++) {
-        int have = 0, run_value = 0, run_pts = -1;
-        for (int i = 0; i < 8; i++) {
-            int c = ORDER[code][suit][i];
-            uint32_t bit = 1u << c;
-            if (others & bit) {
-                have = 0;
-            } else if (legal & bit) {
-                if (!have || POINTS[code][c] != run_pts) {
-                    run_value = play_and_search(&s, c, -INF, INF);
-                    if (s.aborted) break;
-                    run_pts = POINTS[code][c];
-                    have = 1;
-                }
-                cards[nc] = c;
-                values[nc++] = run_value;
-            }
-        }
-    }
+    nc = root_solve(&s, cards, values);
     Py_END_ALLOW_THREADS
     if (s.aborted) return limit_error(&s);
     PyObject *out = PyDict_New();
@@ -552,9 +909,312 @@ static PyObject *dds_root_values(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NL)", out, s.nodes);
 }
 
+/* Read a sequence of ``n`` ints (``n`` < 0: any length up to ``cap``) into ``out``. */
+static int read_ints(PyObject *seq, int n, int cap, long long *out, const char *what) {
+    PyObject *fs = PySequence_Fast(seq, what);
+    if (!fs) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fs);
+    if ((n >= 0 && len != n) || len > cap) {
+        Py_DECREF(fs);
+        PyErr_SetString(PyExc_ValueError, what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        out[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fs, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(fs);
+            return -1;
+        }
+    }
+    Py_DECREF(fs);
+    return (int)len;
+}
+
+PyDoc_STRVAR(search_doc,
+             "search_worlds(kind, code, seat, taker, multiplier, fixed, seats, need, classes,"
+             " leader, trick, played, won, history, so_far, melds, belotes, samples, seed,"
+             " node_budget, infer, objective, points_weight) -> (cards, totals, weight_sum, nodes)\n\n"
+             "engine/ai/world_search.py's ``world_totals``, compiled end to end.");
+
+static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
+    int kind, code, seat, taker, multiplier, leader, won, so_far, samples, infer, objective;
+    unsigned long long seed;
+    long long node_budget;
+    unsigned long long played_in;
+    double points_weight;
+    PyObject *fixed_o, *seats_o, *need_o, *classes_o, *trick_o, *history_o, *melds_o, *belotes_o;
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid", &kind, &code, &seat, &taker,
+                          &multiplier, &fixed_o, &seats_o, &need_o, &classes_o, &leader, &trick_o,
+                          &played_in, &won, &history_o, &so_far, &melds_o, &belotes_o, &samples,
+                          &seed, &node_budget, &infer, &objective, &points_weight))
+        return NULL;
+    if (code < 0 || code > 5 || kind < 0 || kind > 2 || seat < 0 || seat > 3 || taker < 0 ||
+        taker > 3 || leader < 0 || leader > 3 || won < 0 || won > 3 || samples < 1) {
+        PyErr_SetString(PyExc_ValueError, "kind, code, seat, taker, leader, won or samples out of range");
+        return NULL;
+    }
+    long long buf[32];
+    Space *sp = calloc(1, sizeof(Space));
+    Play *history = calloc(32, sizeof(Play));
+    if (!sp || !history) {
+        free(sp);
+        free(history);
+        return PyErr_NoMemory();
+    }
+    PyObject *result = NULL;
+    int trick[4], ntrick, nh = 0, melds[2], belotes[2];
+    if (read_ints(fixed_o, 4, 4, buf, "fixed: four masks") < 0) goto done;
+    for (int i = 0; i < 4; i++) sp->fixed[i] = (uint32_t)buf[i];
+    if (read_ints(seats_o, 3, 3, buf, "seats: three seats") < 0) goto done;
+    for (int i = 0; i < 3; i++) sp->seats[i] = (int)(buf[i] & 3);
+    if (read_ints(need_o, 3, 3, buf, "need: three counts") < 0) goto done;
+    for (int i = 0; i < 3; i++) {
+        if (buf[i] < 0 || buf[i] > 8) {
+            PyErr_SetString(PyExc_ValueError, "need: 0..8 cards a seat");
+            goto done;
+        }
+        sp->need[i] = (int)buf[i];
+    }
+    if ((ntrick = read_ints(trick_o, -1, 3, buf, "trick: at most three cards")) < 0) goto done;
+    for (int i = 0; i < ntrick; i++) trick[i] = (int)(buf[i] & 31);
+    if (read_ints(melds_o, 2, 2, buf, "melds: two numbers") < 0) goto done;
+    melds[0] = (int)buf[0];
+    melds[1] = (int)buf[1];
+    if (read_ints(belotes_o, 2, 2, buf, "belotes: two numbers") < 0) goto done;
+    belotes[0] = (int)buf[0];
+    belotes[1] = (int)buf[1];
+    {
+        PyObject *cs = PySequence_Fast(classes_o, "classes: a sequence");
+        if (!cs) goto done;
+        Py_ssize_t nc = PySequence_Fast_GET_SIZE(cs);
+        if (nc > MAX_CLASSES) {
+            Py_DECREF(cs);
+            PyErr_SetString(PyExc_ValueError, "classes: at most seven");
+            goto done;
+        }
+        sp->nclass = (int)nc;
+        for (Py_ssize_t i = 0; i < nc; i++) {
+            PyObject *item = PySequence_Fast_GET_ITEM(cs, i);
+            PyObject *mask_o, *cards_o;
+            if (!PyArg_ParseTuple(item, "OO", &mask_o, &cards_o)) {
+                Py_DECREF(cs);
+                goto done;
+            }
+            sp->cmask[i] = (int)(PyLong_AsLong(mask_o) & 7);
+            int n = read_ints(cards_o, -1, 24, buf, "a class holds at most 24 cards");
+            if (n < 0 || PyErr_Occurred()) {
+                Py_DECREF(cs);
+                goto done;
+            }
+            sp->ncards[i] = n;
+            for (int j = 0; j < n; j++) sp->cards[i][j] = (int)(buf[j] & 31);
+        }
+        Py_DECREF(cs);
+    }
+    {
+        PyObject *hs = PySequence_Fast(history_o, "history: a sequence");
+        if (!hs) goto done;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(hs);
+        if (len > 32) {
+            Py_DECREF(hs);
+            PyErr_SetString(PyExc_ValueError, "history: at most 32 plays");
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < len; i++) {
+            PyObject *prefix_o;
+            int s_, c_;
+            unsigned long long gone;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(hs, i), "iiOK", &s_, &c_, &prefix_o,
+                                  &gone)) {
+                Py_DECREF(hs);
+                goto done;
+            }
+            int n = read_ints(prefix_o, -1, 3, buf, "a play's prefix: at most three cards");
+            if (n < 0) {
+                Py_DECREF(hs);
+                goto done;
+            }
+            Play *p = &history[nh++];
+            p->seat = s_ & 3;
+            p->card = c_ & 31;
+            p->n = n;
+            for (int j = 0; j < n; j++) p->prefix[j] = (int)(buf[j] & 31);
+            p->gone = (uint32_t)gone;
+        }
+        Py_DECREF(hs);
+    }
+    count_space(sp);
+    if (!sp->counts[0][sp->need[0]][sp->need[1]][sp->need[2]]) {
+        PyErr_SetString(PyExc_ValueError, "no deal fits the constraints");
+        goto done;
+    }
+    {
+        int my_team = seat & 1, tk = taker & 1;
+        uint32_t played = (uint32_t)played_in;
+        uint32_t legal = legal_mask(kind, code, sp->fixed[seat], trick, ntrick);
+        int lcards[8], nl = 0;
+        for (uint32_t m = legal; m && nl < 8; m &= m - 1) lcards[nl++] = __builtin_ctz(m);
+        double totals[8] = {0};
+        double wsum = 0.0;
+        long long nodes_left = node_budget, nodes_used = 0;
+        uint64_t rng = (uint64_t)seed;
+        int failed = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (int smp = 0; smp < samples; smp++) {
+            uint32_t hands[4];
+            draw_world(sp, &rng, hands);
+            double w = infer ? likelihood(kind, code, seat, taker, history, nh, hands) : 1.0;
+            wsum += w;
+            int value[32], solved = 0;
+            if (nodes_left > 0) {
+                if (fresh_table() < 0) {
+                    failed = 1;
+                    break;
+                }
+                State st;
+                st.kind = kind;
+                st.code = code;
+                st.max_team = my_team;
+                memcpy(st.hands, hands, sizeof st.hands);
+                memcpy(st.trick, trick, sizeof trick);
+                st.ntrick = ntrick;
+                st.leader = leader;
+                st.won = won;
+                st.nodes = 0;
+                st.max_nodes = nodes_left;
+                st.aborted = 0;
+                int rc[8], rv[8];
+                int nr = root_solve(&st, rc, rv);
+                if (nr < 0) {
+                    nodes_left = 0;
+                } else {
+                    nodes_left -= st.nodes;
+                    nodes_used += st.nodes;
+                    for (int i = 0; i < nr; i++) value[rc[i]] = rv[i];
+                    solved = 1;
+                }
+            }
+            if (!solved) {
+                for (int i = 0; i < nl; i++) {
+                    int c = lcards[i];
+                    uint32_t h[4];
+                    memcpy(h, hands, sizeof h);
+                    h[seat] ^= 1u << c;
+                    int t[4];
+                    memcpy(t, trick, sizeof trick);
+                    t[ntrick] = c;
+                    int d = rollout(kind, code, taker, h, leader, t, ntrick + 1, played | (1u << c), won);
+                    value[c] = my_team == 0 ? d : -d;
+                }
+            }
+            for (int i = 0; i < nl; i++) {
+                int c = lcards[i];
+                if (objective == 1) {
+                    totals[i] += w * (double)value[c];
+                    continue;
+                }
+                int diff = so_far + value[c];
+                int dv = deal_value(kind, code, multiplier, tk, my_team, diff, melds, belotes);
+                totals[i] += w * ((double)dv + points_weight * (double)diff);
+            }
+        }
+        Py_END_ALLOW_THREADS
+        if (failed) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        PyObject *cards_l = PyList_New(nl), *totals_l = PyList_New(nl);
+        if (!cards_l || !totals_l) {
+            Py_XDECREF(cards_l);
+            Py_XDECREF(totals_l);
+            goto done;
+        }
+        for (int i = 0; i < nl; i++) {
+            PyList_SET_ITEM(cards_l, i, PyLong_FromLong(lcards[i]));
+            PyList_SET_ITEM(totals_l, i, PyFloat_FromDouble(totals[i]));
+        }
+        result = Py_BuildValue("(NNdL)", cards_l, totals_l, wsum, nodes_used);
+    }
+done:
+    free(sp);
+    free(history);
+    return result;
+}
+
+PyDoc_STRVAR(playouts_doc,
+             "playouts(kind, deals, seed) -> total\n\n"
+             "Deal ``deals`` random deals (random contract, taker and leader) and play each out "
+             "by the rules of thumb, as the search's rollouts do; returns the sum of the card "
+             "point differences (the bench times it).");
+
+static PyObject *dds_playouts(PyObject *self, PyObject *args) {
+    (void)self;
+    int kind;
+    long long deals;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iLK", &kind, &deals, &seed)) return NULL;
+    if (kind < 0 || kind > 2 || deals < 0) {
+        PyErr_SetString(PyExc_ValueError, "kind is 0..2 and deals at least 0");
+        return NULL;
+    }
+    long long total = 0;
+    uint64_t rng = (uint64_t)seed;
+    Py_BEGIN_ALLOW_THREADS
+    for (long long d = 0; d < deals; d++) {
+        int deck[32];
+        for (int i = 0; i < 32; i++) deck[i] = i;
+        for (int i = 31; i > 0; i--) {
+            int j = (int)(splitmix(&rng) % (uint64_t)(i + 1));
+            int t = deck[i];
+            deck[i] = deck[j];
+            deck[j] = t;
+        }
+        uint32_t hands[4] = {0, 0, 0, 0};
+        for (int i = 0; i < 32; i++) hands[i >> 3] |= 1u << deck[i];
+        uint64_t r = splitmix(&rng);
+        int code = (int)(r % (kind == 2 ? 6 : 4));
+        int taker = (int)((r >> 8) & 3), leader = (int)((r >> 16) & 3);
+        total += rollout(kind, code, taker, hands, leader, deck, 0, 0, 0);
+    }
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLongLong(total);
+}
+
+PyDoc_STRVAR(rollout_doc,
+             "rollout(kind, code, taker, hands, leader, trick, played, won) -> diff\n\n"
+             "search.py's ``rollout`` without an exact tail: the deal played out by the rules "
+             "of thumb, card points for team 0 from the current trick on, capot included.");
+
+static PyObject *dds_rollout(PyObject *self, PyObject *args) {
+    (void)self;
+    int kind, code, taker, leader, won;
+    unsigned long long played;
+    PyObject *hands_o, *trick_o;
+    if (!PyArg_ParseTuple(args, "iiiOiOKi", &kind, &code, &taker, &hands_o, &leader, &trick_o,
+                          &played, &won))
+        return NULL;
+    if (code < 0 || code > 5 || kind < 0 || kind > 2 || taker < 0 || taker > 3 || leader < 0 ||
+        leader > 3 || won < 0 || won > 3) {
+        PyErr_SetString(PyExc_ValueError, "kind, code, taker, leader or won out of range");
+        return NULL;
+    }
+    long long buf[4];
+    uint32_t hands[4];
+    int trick[4];
+    if (read_ints(hands_o, 4, 4, buf, "hands: four masks") < 0) return NULL;
+    for (int i = 0; i < 4; i++) hands[i] = (uint32_t)buf[i];
+    int n = read_ints(trick_o, -1, 4, buf, "trick: at most four cards");
+    if (n < 0) return NULL;
+    for (int i = 0; i < n; i++) trick[i] = (int)(buf[i] & 31);
+    return PyLong_FromLong(rollout(kind, code, taker, hands, leader, trick, n, (uint32_t)played, won));
+}
+
 static PyMethodDef methods[] = {
     {"value", dds_value, METH_VARARGS, value_doc},
     {"root_values", dds_root_values, METH_VARARGS, root_doc},
+    {"search_worlds", dds_search_worlds, METH_VARARGS, search_doc},
+    {"playouts", dds_playouts, METH_VARARGS, playouts_doc},
+    {"rollout", dds_rollout, METH_VARARGS, rollout_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -565,6 +1225,7 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__dds(void) {
     build_tables();
+    build_binom();
     if (pthread_key_create(&table_key, free) != 0) {
         PyErr_SetString(PyExc_RuntimeError, "cannot create the solver's thread key");
         return NULL;

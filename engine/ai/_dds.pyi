@@ -1,4 +1,4 @@
-"""Types of the double-dummy solver's compiled core (engine/ai/_dds.c), for the checker."""
+"""Types of the compiled core (engine/ai/_dds.c: solver and search core), for the checker."""
 
 from collections.abc import Sequence
 
@@ -26,3 +26,41 @@ def root_values(
     max_nodes: int = -1,
     /,
 ) -> tuple[dict[int, int], int]: ...
+def search_worlds(
+    kind: int,
+    code: int,
+    seat: int,
+    taker: int,
+    multiplier: int,
+    fixed: Sequence[int],
+    seats: Sequence[int],
+    need: Sequence[int],
+    classes: Sequence[tuple[int, Sequence[int]]],
+    leader: int,
+    trick: Sequence[int],
+    played: int,
+    won: int,
+    history: Sequence[tuple[int, int, Sequence[int], int]],
+    so_far: int,
+    melds: Sequence[int],
+    belotes: Sequence[int],
+    samples: int,
+    seed: int,
+    node_budget: int,
+    infer: int,
+    objective: int,
+    points_weight: float,
+    /,
+) -> tuple[list[int], list[float], float, int]: ...
+def rollout(
+    kind: int,
+    code: int,
+    taker: int,
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    played: int,
+    won: int,
+    /,
+) -> int: ...
+def playouts(kind: int, deals: int, seed: int, /) -> int: ...

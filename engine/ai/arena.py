@@ -15,11 +15,39 @@ import random
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine.ai.player import choose_action
-from engine.match import DealRecord, DealResult, Match
+from engine.actions import Action
+from engine.ai.player import choose_action, position_rng
+from engine.ai.sparring import DEFAULT_WORLDS, SPARRING, sparring_action
+from engine.match import DealRecord, DealResult, Match, SeatView
 
 MAX_REDEALS = 24
+# Card-play-only duels: every seat bids as this level, so both tables of a deck reach the
+# same contract by the same seat, and only the card play differs.
+PLAY_ONLY_BIDDER = "hard"
+ARENA_LEVELS = ("easy", "normal", "hard", "expert", SPARRING)
+
+
+def arena_action(
+    view: SeatView,
+    level: str,
+    seed: int,
+    budget_s: float | None = None,
+    play_only: bool = False,
+    worlds: int = DEFAULT_WORLDS,
+) -> Action:
+    """A level's action, or the sparring partner's; with ``play_only`` the auction is
+    the fixed bidder's for every seat."""
+    legal = tuple(view.legal)
+    bidding = bool(legal) and legal[0].kind != "play"
+    if bidding and (play_only or level == SPARRING):
+        return choose_action(view, PLAY_ONLY_BIDDER, seed)
+    if level == SPARRING:
+        if len(legal) == 1:
+            return legal[0]
+        return sparring_action(view, worlds, position_rng(view, f"{SPARRING}{worlds}", seed))
+    return choose_action(view, level, seed, budget_s)
 
 
 def raw_points(result: DealResult, bulgarian: bool) -> tuple[int, int]:
@@ -56,6 +84,7 @@ class LevelStats:
     deals: int = 0
     contres: int = 0  # Contre / Recontre said by this level
     contres_won: int = 0  # ... on deals its team won
+    thrown_in: int = 0  # deals every seat passed (redealt) at this level's tables
 
     def merge(self, other: LevelStats) -> None:
         self.times.extend(other.times)
@@ -65,8 +94,9 @@ class LevelStats:
         self.deals += other.deals
         self.contres += other.contres
         self.contres_won += other.contres_won
+        self.thrown_in += other.thrown_in
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, float]:
         t = sorted(self.times)
         mean = sum(t) / len(t) if t else 0.0
         p95 = t[min(len(t) - 1, math.ceil(0.95 * len(t)) - 1)] if t else 0.0
@@ -81,6 +111,7 @@ class LevelStats:
             "margin": self.margin / self.contracts if self.contracts else 0.0,
             "contres": self.contres,
             "contres_won": self.contres_won,
+            "thrown_in": self.thrown_in,
         }
 
 
@@ -91,6 +122,8 @@ class ArenaReport:
     b: str
     per_deck: list[float]
     stats: dict[str, LevelStats]
+    measure: str = "raw deal points (before rounding to tens)"
+    card_play_only: bool = False
 
     @property
     def mean(self) -> float:
@@ -106,10 +139,15 @@ class ArenaReport:
         return 1.96 * math.sqrt(var / n)
 
     def lines(self) -> list[str]:
+        what = (
+            f"card play only (every seat bids as {PLAY_ONLY_BIDDER}, so both tables play the "
+            "same contract); "
+            if self.card_play_only
+            else ""
+        )
         out = [
             f"arena {self.ruleset}: {self.a} (A) vs {self.b} (B), {len(self.per_deck)} decks "
-            "each played twice with the teams swapped; points are raw deal points "
-            "(before rounding to tens)"
+            f"each played twice with the teams swapped; {what}points are {self.measure}"
         ]
         for name in dict.fromkeys((self.a, self.b)):
             s = self.stats[name].summary()
@@ -119,6 +157,8 @@ class ArenaReport:
             )
         for name in dict.fromkeys((self.a, self.b)):
             s = self.stats[name].summary()
+            if self.card_play_only:
+                continue
             if s["contracts"]:
                 out.append(
                     f"  {name} bidding: took {s['contracts']} of {s['deals']} deals' contracts, "
@@ -127,13 +167,16 @@ class ArenaReport:
                 )
             else:
                 out.append(f"  {name} bidding: took no contract in {s['deals']} deals")
+            if s["thrown_in"]:
+                out.append(f"  {name} tables: {s['thrown_in']} deals thrown in (all passed)")
             if s["contres"]:
                 out.append(
                     f"  {name} doubling: {s['contres']} Contre/Recontre, "
                     f"{s['contres_won']} on deals its team won"
                 )
+        unit = "card points" if self.card_play_only else "points"
         out.append(
-            f"{self.a} vs {self.b}: {self.mean:+.1f} points per deal "
+            f"{self.a} vs {self.b}: {self.mean:+.1f} {unit} per deal "
             f"(95% CI +-{self.ci95:.1f}) over {len(self.per_deck)} deals"
         )
         return out
@@ -156,6 +199,8 @@ def play_deal(
     clock: Callable[[], float] | None,
     stats: dict[str, LevelStats],
     budget_s: float | None = None,
+    play_only: bool = False,
+    worlds: int = DEFAULT_WORLDS,
 ) -> DealRecord | None:
     """Play until the first scored deal; record decision times per level."""
     m = Match(ruleset, decks=decks)
@@ -166,12 +211,14 @@ def play_deal(
         view = m.view(seat)
         level = levels[seat]
         t0 = clock() if clock else 0.0
-        action = choose_action(view, level, seed, budget_s)
+        action = arena_action(view, level, seed, budget_s, play_only, worlds)
         if clock:
             stats[level].times.append(clock() - t0)
         m.apply(seat, action)
         for d in m.deals:
             if d.result is not None:
+                for name in dict.fromkeys(levels):
+                    stats[name].thrown_in += len(m.deals) - 1
                 return d
     return None
 
@@ -184,11 +231,15 @@ def play_deck(
     i: int,
     clock: Callable[[], float] | None = None,
     budget_s: float | None = None,
+    play_only: bool = False,
+    worlds: int = DEFAULT_WORLDS,
 ) -> tuple[float, dict[str, LevelStats]]:
     """Duplicate deal ``i``: the deck played at two tables with the teams swapped.
 
     Returns A's mean lead over the two tables and the levels' figures for this deck, so
-    decks can be played in any order (or in parallel) and merged.
+    decks can be played in any order (or in parallel) and merged.  With ``play_only``
+    the lead is in card points (last trick included), the contract being the same at
+    both tables.
     """
     stats = {a: LevelStats(), b: LevelStats()}
     bulgarian = ruleset == "bulgarian"
@@ -198,14 +249,24 @@ def play_deck(
         levels = (a, b, a, b) if table == 0 else (b, a, b, a)
         a_team = 0 if table == 0 else 1
         record = play_deal(
-            ruleset, levels, decks, seed * 100_003 + i * 2 + table, clock, stats, budget_s
+            ruleset,
+            levels,
+            decks,
+            seed * 100_003 + i * 2 + table,
+            clock,
+            stats,
+            budget_s,
+            play_only,
+            worlds,
         )
         if record is None:
             diffs.append(0.0)
             continue
         result = record.result
+        assert result is not None  # play_deal returns a scored deal
         pts = raw_points(result, bulgarian)
-        diffs.append(pts[a_team] - pts[1 - a_team])
+        measured = result.card_points if play_only else pts
+        diffs.append(measured[a_team] - measured[1 - a_team])
         taker_team = result.contract.taker_team
         taker_level = levels[result.contract.taker]
         for name in dict.fromkeys((a, b)):
@@ -221,7 +282,7 @@ def play_deck(
     return sum(diffs) / 2, stats
 
 
-def _play_deck_job(job: tuple) -> tuple[float, dict[str, LevelStats]]:
+def _play_deck_job(job: tuple[Any, ...]) -> tuple[float, dict[str, LevelStats]]:
     return play_deck(*job)
 
 
@@ -235,12 +296,18 @@ def run_arena(
     progress: Callable[[ArenaReport], None] | None = None,
     budget_s: float | None = None,
     jobs: int = 1,
+    play_only: bool = False,
+    worlds: int = DEFAULT_WORLDS,
 ) -> ArenaReport:
     """Play ``deals`` duplicate decks; with ``jobs`` > 1 the decks are shared among that
-    many processes (same results: every deck depends only on the seed and its index)."""
+    many processes (same results: every deck depends only on the seed and its index).
+
+    A duel with the sparring partner is always card play only (it does not bid)."""
+    play_only = play_only or SPARRING in (a, b)
+    measure = "card points (last trick included)" if play_only else ArenaReport.measure
     stats = {a: LevelStats(), b: LevelStats()}
     per_deck: list[float] = []
-    work = [(ruleset, a, b, seed, i, clock, budget_s) for i in range(deals)]
+    work = [(ruleset, a, b, seed, i, clock, budget_s, play_only, worlds) for i in range(deals)]
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
     try:
         results = pool.map(_play_deck_job, work) if pool else map(_play_deck_job, work)
@@ -249,8 +316,8 @@ def run_arena(
             for name, st in deck_stats.items():
                 stats[name].merge(st)
             if progress:
-                progress(ArenaReport(ruleset, a, b, list(per_deck), stats))
+                progress(ArenaReport(ruleset, a, b, list(per_deck), stats, measure, play_only))
     finally:
         if pool:
             pool.shutdown(cancel_futures=True)
-    return ArenaReport(ruleset, a, b, per_deck, stats)
+    return ArenaReport(ruleset, a, b, per_deck, stats, measure, play_only)

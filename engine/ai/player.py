@@ -20,19 +20,25 @@ from engine.ai.heuristic import lowest_card, normal_card
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.search import SearchPlan, Tier, choose_card, play_weights
 from engine.ai.tables import CONTRACT_CODES
+from engine.match import SeatView
 
 HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), node_budget=60_000)
-# Every sample solved exactly from the first trick: 96 whole deals take the compiled solver
-# about 1 s at worst; the node budget (about 2 s of search) bounds the rare heavy ones.
+# Every world solved exactly from the first trick by the compiled search core
+# (``world_search``).  Fewer worlds while the deal is whole (a 32-card solve of every
+# root card costs about 12 ms), more once it shrinks; the node budget (18 million, about
+# 0.8 s of solving) bounds the rare heavy first-trick decisions, past it the
+# remaining worlds are played out by the rules of thumb.  Measured in bench/arena.md.
 EXPERT_PLAN = SearchPlan(
     (
         Tier(16, 160, exact=True),
         Tier(24, 128, exact=True),
-        Tier(32, 96, exact=True),
+        Tier(28, 96, exact=True),
+        Tier(32, 48, exact=True),
     ),
-    node_budget=40_000_000,
+    node_budget=18_000_000,
     infer_plays=True,
     bias=False,  # the plays weigh the samples instead of the crude auction prior (measured)
+    worlds=True,
 )
 
 
@@ -58,7 +64,7 @@ class UnknownLevel(ValueError):
     """Raised for a level name that is not one of ``LEVELS``."""
 
 
-def position_rng(view, level: str, seed: int) -> random.Random:
+def position_rng(view: SeatView, level: str, seed: int) -> random.Random:
     """A generator fixed by the seed and the position (stable across processes)."""
     text = (
         f"{seed}|{level}|{view.k}|{view.seat}|{len(view.bids)}|{len(view.tricks)}|"
@@ -68,7 +74,9 @@ def position_rng(view, level: str, seed: int) -> random.Random:
     return random.Random(int.from_bytes(digest, "big"))
 
 
-def choose_action(view, level: str, seed: int = 0, budget_s: float | None = None) -> Action:
+def choose_action(
+    view: SeatView, level: str, seed: int = 0, budget_s: float | None = None
+) -> Action:
     """The action ``level`` plays from ``view`` (always one of ``view.legal``).
 
     ``budget_s`` (hard / expert only) lets the search draw more samples while time
@@ -97,11 +105,12 @@ def choose_action(view, level: str, seed: int = 0, budget_s: float | None = None
     return _with_flags(legal, card)
 
 
-def _choose_card(view, spec: Level, rng: random.Random, budget_s: float | None) -> int:
-    legal_cards = {a.card for a in view.legal}
+def _choose_card(view: SeatView, spec: Level, rng: random.Random, budget_s: float | None) -> int:
+    legal_cards = {a.card for a in view.legal if a.card is not None}
     legal = 0
     for c in legal_cards:
         legal |= 1 << c
+    assert view.contract is not None  # a card is played under a contract
     code = CONTRACT_CODES[view.contract.trump]
     if spec.play == "lowest":
         return lowest_card(code, legal)
@@ -110,6 +119,7 @@ def _choose_card(view, spec: Level, rng: random.Random, budget_s: float | None) 
         card = normal_card(k.kind, code, k.seat, k.hand, legal, k.trick, k.played, k.taker)
     else:
         plan = spec.play
+        assert isinstance(plan, SearchPlan)
         weights = play_weights(k, view.bids, view.turned) if plan.bias else None
         card = choose_card(k, plan, rng, weights, budget_s)
     if card not in legal_cards:  # never happens while the model matches the engine

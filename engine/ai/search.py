@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.ai.heuristic import normal_card
@@ -28,6 +29,15 @@ from engine.ai.tables import (
     legal_mask,
     winner_index,
 )
+from engine.ai.world_search import SCORE, Totals, play_likelihood, world_totals
+
+_ROLLOUT: Callable[..., int] | None
+try:
+    from engine.ai._dds import rollout as _compiled_rollout
+
+    _ROLLOUT = _compiled_rollout
+except ImportError:  # no C compiler at install: the Python rollout below
+    _ROLLOUT = None
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,10 @@ class SearchPlan:
     bias: bool = True
     node_budget: int = 1 << 62  # solver nodes per decision; past it, samples are rolled out
     infer_plays: bool = False  # weigh each sample by how well it explains the others' plays
+    # Exact tiers run the search core (``world_search``: uniform worlds, compiled end to
+    # end) instead of the loop below; the time budget is then ignored (fixed samples).
+    worlds: bool = False
+    points_weight: float = 0.05  # the card points' share of a card's value beside the score
 
     def tier(self, cards_left: int) -> Tier:
         for t in self.tiers:
@@ -62,7 +76,10 @@ class SearchPlan:
         return self.tiers[-1]
 
 
-def play_weights(k: Knowledge, bids: tuple[tuple[int, str], ...], turned: int | None):
+Weights = list[dict[int, float]]
+
+
+def play_weights(k: Knowledge, bids: tuple[tuple[int, str], ...], turned: int | None) -> Weights:
     """Where unseen cards tend to be, from the auction (a soft prior, never a constraint)."""
     weights: list[dict[int, float]] = [{}, {}, {}, {}]
     code = k.code
@@ -94,7 +111,7 @@ def play_weights(k: Knowledge, bids: tuple[tuple[int, str], ...], turned: int | 
     return weights
 
 
-def draw(k: Knowledge, rng: random.Random, weights=None) -> list[int]:
+def draw(k: Knowledge, rng: random.Random, weights: Weights | None = None) -> list[int]:
     """One deal of the unseen cards consistent with ``k``."""
     me = k.seat
     fixed = [0, 0, 0, 0]
@@ -125,7 +142,25 @@ def rollout(
     tail: int = 0,
 ) -> int:
     """Play the deal out with the normal level's rules; card-point diff for team 0,
-    from the current trick on (capot bonus included)."""
+    from the current trick on (capot bonus included).  Compiled when built (the same
+    play, checked by the tests) unless an exact tail is asked for."""
+    if _ROLLOUT is not None and not tail:
+        return int(_ROLLOUT(kind, code, taker, hands, leader, trick, played, won))
+    return python_rollout(kind, code, taker, hands, leader, trick, played, won, tail)
+
+
+def python_rollout(
+    kind: int,
+    code: int,
+    taker: int,
+    hands: list[int],
+    leader: int,
+    trick: list[int],
+    played: int,
+    won: int,
+    tail: int = 0,
+) -> int:
+    """:func:`rollout` in Python (the fallback, and with an exact tail)."""
     hands = list(hands)
     trick = list(trick)
     pts = POINTS[code]
@@ -160,41 +195,21 @@ def rollout(
     return diff
 
 
-MISMATCH = 0.4  # likelihood factor of a play the rules of thumb would not have made
-
-
-def play_likelihood(k: Knowledge, hands: list[int]) -> float:
-    """How plausible the sampled hands make the others' past plays.
-
-    Each earlier card of another seat is compared with what the normal level's rules
-    would have played from the sampled hand (the cards still held plus those the seat
-    played since): agreement keeps the weight, disagreement multiplies it by
-    ``MISMATCH``.  Soft on purpose: other players do not play by these rules.
-    """
-    later = [0, 0, 0, 0]
-    weight = 1.0
-    for seat, card, prefix, gone in reversed(k.history):
-        later[seat] |= 1 << card
-        if seat == k.seat:
-            continue
-        hand = hands[seat] | later[seat]
-        trick = list(prefix)
-        legal = legal_mask(k.kind, k.code, hand, trick)
-        if legal & (legal - 1) == 0:
-            continue  # forced: says nothing
-        if normal_card(k.kind, k.code, seat, hand, legal, trick, gone, k.taker) != card:
-            weight *= MISMATCH
-    return weight
-
-
 def choose_card(
-    k: Knowledge, plan: SearchPlan, rng: random.Random, weights=None, budget_s: float | None = None
+    k: Knowledge,
+    plan: SearchPlan,
+    rng: random.Random,
+    weights: Weights | None = None,
+    budget_s: float | None = None,
 ) -> int:
     """The legal card with the best mean deal score over sampled deals."""
     legal = legal_mask(k.kind, k.code, k.hand, k.trick)
     cards = bits(legal)
     if len(cards) == 1:
         return cards[0]
+    tier = plan.tier(k.cards_left)
+    if plan.worlds and tier.exact and weights is None:
+        return _world_card(k, plan, tier, rng, budget_s)
     me = k.seat
     my_team = me & 1
     so_far = k.points[my_team] - k.points[1 - my_team]
@@ -202,7 +217,6 @@ def choose_card(
     melds = k.meld_pts
     belotes = k.belote_pts
     totals = dict.fromkeys(cards, 0.0)
-    tier = plan.tier(k.cards_left)
     use_dd = tier.exact
     start = time.perf_counter() if budget_s is not None else 0.0
     n = 0
@@ -251,3 +265,38 @@ def choose_card(
     power = POWER[k.code]
     # Ties (common when the deal is decided) go to the cheapest card.
     return max(cards, key=lambda c: (round(totals[c] / weight_sum, 6), -pts[c], -power[c]))
+
+
+def _world_card(
+    k: Knowledge, plan: SearchPlan, tier: Tier, rng: random.Random, budget_s: float | None
+) -> int:
+    """The search core's choice: the best weighted mean, ties to the cheapest card.
+
+    With a time budget, more batches of worlds (up to ``max_factor`` in all) while time
+    remains, each with its own node budget."""
+    start = time.perf_counter() if budget_s is not None else 0.0
+    found: Totals | None = None
+    for batch in range(plan.max_factor if budget_s is not None else 1):
+        if budget_s is not None and batch and time.perf_counter() - start > budget_s:
+            break
+        more = world_totals(
+            k,
+            tier.samples,
+            rng.getrandbits(64),
+            plan.node_budget,
+            plan.infer_plays,
+            SCORE,
+            points_weight=plan.points_weight,
+        )
+        found = more if found is None else found.merged(more)
+    assert found is not None
+    return best_card(k.code, found)
+
+
+def best_card(code: int, found: Totals) -> int:
+    """The card of best mean (rounded, so float noise never decides), then cheapest."""
+    pts = POINTS[code]
+    power = POWER[code]
+    pairs = zip(found.cards, found.totals, strict=True)
+    means = {c: round(t / found.weight_sum, 6) for c, t in pairs}
+    return max(found.cards, key=lambda c: (means[c], -pts[c], -power[c]))

@@ -71,3 +71,47 @@ def test_decks_shared_among_processes_give_the_same_report() -> None:
 def test_cli_refuses_zero_jobs(capsys) -> None:
     assert main(["arena", "--a", "easy", "--b", "easy", "--jobs", "0"]) == 2
     assert "--jobs must be at least 1" in capsys.readouterr().err
+
+
+def test_card_play_only_tables_play_the_same_contract() -> None:
+    """Every seat bids as the fixed bidder, so both tables of a deck (teams swapped) reach
+    the same contract by the same seat; only the card play may differ."""
+    from engine.ai.arena import LevelStats, deck_source, play_deal
+
+    for i in range(4):
+        contracts = []
+        for levels in (("expert", "sparring") * 2, ("sparring", "expert") * 2):
+            stats = {"expert": LevelStats(), "sparring": LevelStats()}
+            record = play_deal("club", levels, deck_source(8, i), 8, None, stats, play_only=True)
+            assert record is not None and record.result is not None
+            bids = [(s, t) for s, t in record.actions if not t.startswith("play")]
+            contracts.append((record.result.contract.to_dict(), bids))
+        assert contracts[0] == contracts[1]
+
+
+def test_card_play_only_against_itself_scores_exactly_zero() -> None:
+    """(The searching levels draw other samples at the two tables: only a level without
+    randomness nets exactly 0 against itself.)"""
+    report = run_arena("bulgarian", "normal", "normal", 3, seed=4, play_only=True)
+    assert report.per_deck == [0.0, 0.0, 0.0]
+    assert report.card_play_only
+
+
+def test_cli_duels_the_sparring_partner_in_card_points(capsys) -> None:
+    code = main(
+        [
+            *("arena", "--ruleset", "classic", "--a", "normal", "--b", "sparring"),
+            *("--worlds", "3", "--deals", "2", "--seed", "1", "--quiet"),
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "card play only" in out
+    assert re.search(r"normal vs sparring: [+-]\d+\.\d card points per deal", out)
+
+
+def test_thrown_in_deals_are_counted() -> None:
+    """Easy bids only obvious hands: some decks are thrown in before the first scored deal."""
+    report = run_arena("classic", "easy", "easy", 10, seed=2)
+    assert report.stats["easy"].thrown_in > 0
+    assert any("thrown in" in line for line in report.lines())

@@ -112,3 +112,32 @@ def test_seed_changes_sampling() -> None:
     b = draw(k, position_rng(view, "hard", 2))
     assert a != b
     assert draw(k, position_rng(view, "hard", 1)) == a
+
+
+def test_sparring_partner_ignores_hidden_cards() -> None:
+    """The arena's sparring partner reads the view only, like the levels."""
+    from engine.ai.arena import arena_action
+
+    rng = random.Random("sparring")
+    plays = 0
+    for seed in range(80):
+        if plays >= 4:
+            break
+        m = Match("club", decks=decks(seed))
+        stop_at = rng.randrange(12, 44)
+        m = play_until(m, ("normal",) * 4, seed, stop=lambda mm, n=stop_at: len(mm.actions) >= n)
+        if m.to_move is None or any(d.result is not None for d in m.deals):
+            continue
+        view = m.view(m.to_move)
+        if view.phase.value != "play" or len({a.card for a in view.legal}) < 2:
+            continue
+        other = replay_with_other_hidden_cards(m, m.to_move, rng)
+        if other is None or other.view(m.to_move) != view:
+            continue
+        if [other.hand(s) for s in range(4)] == [m.hand(s) for s in range(4)]:
+            continue
+        assert arena_action(view, "sparring", seed) == arena_action(
+            other.view(m.to_move), "sparring", seed
+        )
+        plays += 1
+    assert plays >= 4

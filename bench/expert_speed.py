@@ -1,0 +1,91 @@
+"""The expert's card-play decision time: mean, p95 and max, wall clock and CPU, and nodes.
+
+    python bench/expert_speed.py [--deals N] [--seed S] [--python]
+
+Positions come from whole deals of the three rulesets played by the normal level (every
+card decision with a choice); at each one the expert's ``choose_action`` is timed (its
+knowledge, the compiled search core: worlds, weights, solves, scoring).  Nodes are the
+solver's, a figure the machine's load does not change, so ``nodes / (nodes a second)``
+on a quiet machine tells what the times would be there.  ``--python`` times the
+pure-Python search path (the compiled solver still does the solving) on the same
+positions, to show what moving sampling, weighing and scoring to C saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Match
+from engine.ai import choose_action
+from engine.ai.knowledge import knowledge_from_view
+from engine.ai.player import EXPERT_PLAN, position_rng
+from engine.ai.world_search import SEARCH_COMPILED, world_totals
+
+
+def percentile(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, round(q * len(s)) - 1))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--python", action="store_true", help="the pure-Python search path")
+    args = parser.parse_args()
+    compiled = SEARCH_COMPILED and not args.python
+    print(f"search core: {'compiled (engine/ai/_dds.c)' if compiled else 'pure Python'}")
+    walls: list[float] = []
+    cpus: list[float] = []
+    nodes: list[int] = []
+    for i in range(args.deals):
+        ruleset = ("classic", "club", "bulgarian")[i % 3]
+        rng = random.Random(f"{args.seed}|{i}")
+        m = Match(ruleset, decks=lambda k, r=rng: r.sample(range(32), 32))
+        while m.to_move is not None and not any(d.result for d in m.deals):
+            seat = m.to_move
+            view = m.view(seat)
+            if view.phase.value == "play" and len({a.card for a in view.legal}) > 1:
+                k = knowledge_from_view(view)
+                tier = EXPERT_PLAN.tier(k.cards_left)
+                seed = position_rng(view, "expert", args.seed).getrandbits(64)
+                w0, c0 = time.perf_counter(), time.process_time()
+                if compiled:
+                    choose_action(view, "expert", args.seed)
+                else:
+                    k = knowledge_from_view(view)
+                    found = world_totals(
+                        k, tier.samples, seed, EXPERT_PLAN.node_budget, True, compiled=False
+                    )
+                walls.append(time.perf_counter() - w0)
+                cpus.append(time.process_time() - c0)
+                if compiled:  # the same search again, untimed, for its node count
+                    found = world_totals(k, tier.samples, seed, EXPERT_PLAN.node_budget, True)
+                nodes.append(found.nodes)
+            m.apply(seat, choose_action(view, "normal", args.seed))
+    n = len(walls)
+    print(f"{n} card decisions with a choice, {args.deals} deals")
+    print(
+        f"wall: mean {sum(walls) / n * 1000:.0f} ms, p95 {percentile(walls, 0.95) * 1000:.0f} ms, "
+        f"max {max(walls) * 1000:.0f} ms"
+    )
+    print(
+        f"cpu: mean {sum(cpus) / n * 1000:.0f} ms, p95 {percentile(cpus, 0.95) * 1000:.0f} ms, "
+        f"max {max(cpus) * 1000:.0f} ms"
+    )
+    rate = sum(nodes) / sum(cpus) / 1e6 if compiled else 0.0
+    print(
+        f"solver nodes: mean {sum(nodes) / n / 1e6:.2f} M, "
+        f"p95 {percentile(nodes, 0.95) / 1e6:.2f} M, "
+        f"max {max(nodes) / 1e6:.2f} M" + (f"; {rate:.1f} M nodes per CPU second" if rate else "")
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""The search core: uniform worlds, and the compiled path giving what the Python one gives."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+from engine import Match
+from engine.ai import choose_action, solver
+from engine.ai.knowledge import Knowledge, knowledge_from_view
+from engine.ai.search import best_card
+from engine.ai.world_search import (
+    POINTS,
+    SCORE,
+    SEARCH_COMPILED,
+    play_likelihood,
+    space_of,
+    world_totals,
+)
+from engine.ai.worlds import NoWorld, SplitMix, draw_world, world_space
+from tests.ai.helpers import decks
+
+needs_c = pytest.mark.skipif(not SEARCH_COMPILED, reason="the compiled core was not built")
+
+
+def positions(count: int, min_actions: int = 8, max_actions: int = 60) -> list[Knowledge]:
+    """Play-phase knowledge of the seat to move, from matches of the normal level."""
+    out: list[Knowledge] = []
+    for seed in itertools.count():
+        if len(out) >= count:
+            return out
+        ruleset = ("classic", "club", "bulgarian")[seed % 3]
+        m = Match(ruleset, decks=decks(seed))
+        for _ in range(random.Random(seed).randrange(min_actions, max_actions)):
+            if m.to_move is None or any(d.result for d in m.deals):
+                break
+            s = m.to_move
+            m.apply(s, choose_action(m.view(s), "normal", seed))
+        if m.to_move is None or any(d.result for d in m.deals):
+            continue
+        view = m.view(m.to_move)
+        if view.phase.value == "play" and len({a.card for a in view.legal}) > 1:
+            out.append(knowledge_from_view(view))
+    return out
+
+
+def test_splitmix_matches_its_reference_stream() -> None:
+    # SplitMix64's published first outputs for seed 1234567.
+    rng = SplitMix(1234567)
+    assert [rng.next() for _ in range(3)] == [
+        6457827717110365317,
+        3203168211198807973,
+        9817491932198370423,
+    ]
+
+
+def test_worlds_are_uniform_over_the_consistent_deals() -> None:
+    """Enumerate every deal a small, constrained view admits; the sampler draws each one
+    about equally often and never another."""
+    me = 0
+    pool = 0
+    cards = [0, 1, 2, 8, 9, 16, 17, 24, 25]
+    for c in cards:
+        pool |= 1 << c
+    need = [0, 3, 3, 3]
+    allowed = [0, ~0xFF & 0xFFFFFFFF, 0xFFFFFFFF, ~(0xFF << 8) & 0xFFFFFFFF]  # two voids
+    fixed = [1 << 31, 0, 0, 0]
+    space = world_space(me, 1 << 31, pool, need, allowed, fixed)
+    everything = set()
+    for a in itertools.combinations(cards, 3):
+        rest = [c for c in cards if c not in a]
+        for b in itertools.combinations(rest, 3):
+            c3 = [c for c in rest if c not in b]
+            hands = (
+                1 << 31,
+                sum(1 << c for c in a),
+                sum(1 << c for c in b),
+                sum(1 << c for c in c3),
+            )
+            if all(not hands[s] & ~allowed[s] for s in (1, 2, 3)):
+                everything.add(hands)
+    assert space.total == len(everything)
+    rng = SplitMix(7)
+    draws = 200 * len(everything)
+    seen = Counter(tuple(draw_world(space, rng)) for _ in range(draws))
+    assert set(seen) == everything
+    # Each deal expected 200 times: a uniform sampler stays well within +-40% of that.
+    assert min(seen.values()) > 120 and max(seen.values()) < 280
+
+
+def test_no_world_when_the_constraints_admit_none() -> None:
+    with pytest.raises(NoWorld):
+        world_space(0, 0, 0b11, [0, 1, 1, 0], [0, 0b01, 0b01, 0], [0, 0, 0, 0])
+
+
+def test_worlds_respect_the_view() -> None:
+    for k in positions(12):
+        space = space_of(k)
+        rng = SplitMix(3)
+        for _ in range(20):
+            hands = draw_world(space, rng)
+            assert hands[k.seat] == k.hand
+            for s in range(4):
+                assert hands[s].bit_count() == k.hand_sizes[s]
+                if s != k.seat:
+                    assert not hands[s] & k.excluded[s]
+                    assert hands[s] & k.known[s] == k.known[s]
+            assert (hands[0] | hands[1] | hands[2] | hands[3]) == k.hand | k.unseen
+
+
+@needs_c
+def test_compiled_core_gives_the_python_totals() -> None:
+    """Same seed, same worlds, same weights, same values, same floating-point sums, also
+    when the node budget runs out and the rest is played out by the rules of thumb."""
+    checked = 0
+    for i, k in enumerate(positions(30)):
+        for objective in (SCORE, POINTS):
+            for budget in (10**9, 3_000):
+                c = world_totals(k, 16, 1000 + i, budget, True, objective, compiled=True)
+                p = world_totals(k, 16, 1000 + i, budget, True, objective, compiled=False)
+                assert c == p
+                assert best_card(k.code, c) == best_card(k.code, p)
+                checked += 1
+    assert checked == 120
+
+
+@needs_c
+def test_compiled_core_matches_the_pure_python_solver(monkeypatch) -> None:
+    """The whole fallback (Python sampler, likelihood and solver) on short positions."""
+    ks = positions(6, min_actions=40, max_actions=56)
+    compiled = [world_totals(k, 8, 5, 10**9, True, SCORE, compiled=True) for k in ks]
+    monkeypatch.setattr(solver, "_dds", None)
+    monkeypatch.setattr(solver, "COMPILED", False)
+    python = [world_totals(k, 8, 5, 10**9, True, SCORE, compiled=False) for k in ks]
+    assert [(t.cards, t.totals, t.weight_sum) for t in compiled] == [
+        (t.cards, t.totals, t.weight_sum) for t in python
+    ]
+
+
+def test_weights_are_the_play_likelihood() -> None:
+    for k in positions(5, min_actions=20):
+        space = space_of(k)
+        rng = SplitMix(11)
+        expected = sum(play_likelihood(k, draw_world(space, rng)) for _ in range(10))
+        got = world_totals(k, 10, 11, 10**9, True, SCORE, compiled=False).weight_sum
+        assert got == pytest.approx(expected)
+        flat = world_totals(k, 10, 11, 10**9, False, SCORE, compiled=False).weight_sum
+        assert flat == 10.0
+
+
+@needs_c
+def test_compiled_rollout_plays_the_python_rules_of_thumb() -> None:
+    """The C port of the normal level's play gives the same deal, card for card."""
+    from engine.ai.search import _ROLLOUT, python_rollout
+    from engine.ai.tables import RULESET_KINDS
+
+    assert _ROLLOUT is not None
+    rng = random.Random(5)
+    checked = 0
+    for k in positions(40, min_actions=8, max_actions=50):
+        space = space_of(k)
+        hands = draw_world(space, SplitMix(rng.getrandbits(64)))
+        for code in {k.code, rng.randrange(6 if k.kind == RULESET_KINDS["bulgarian"] else 4)}:
+            args = (k.kind, code, k.taker, hands, k.leader, list(k.trick), k.played, k.won)
+            assert _ROLLOUT(*args) == python_rollout(*args)
+            checked += 1
+    assert checked >= 40
+
+
+def test_bench_reports_the_compiled_playout(capsys) -> None:
+    from adapters.cli import main
+
+    assert main(["bench", "--seconds", "0.3"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-1].startswith("random deals/s: ")
+    if SEARCH_COMPILED:
+        line = next(x for x in lines if x.startswith("compiled playout"))
+        assert int(line.split(": ")[1].split()[0].replace(",", "")) > 0
+
+
+@needs_c
+def test_expert_decides_the_same_on_either_path(monkeypatch) -> None:
+    """The expert's action through the compiled core and through the Python fallback."""
+    from engine.ai import world_search
+
+    views = []
+    for seed in range(40):
+        if len(views) >= 6:
+            break
+        m = Match(("classic", "club", "bulgarian")[seed % 3], decks=decks(50 + seed))
+        for _ in range(random.Random(seed).randrange(30, 52)):
+            if m.to_move is None or any(d.result for d in m.deals):
+                break
+            s = m.to_move
+            m.apply(s, choose_action(m.view(s), "normal", seed))
+        if m.to_move is None or any(d.result for d in m.deals):
+            continue
+        view = m.view(m.to_move)
+        if view.phase.value == "play" and len({a.card for a in view.legal}) > 1:
+            views.append((view, seed))
+    assert len(views) >= 4
+    compiled = [choose_action(v, "expert", s) for v, s in views]
+    monkeypatch.setattr(world_search, "SEARCH_COMPILED", False)
+    assert [choose_action(v, "expert", s) for v, s in views] == compiled
