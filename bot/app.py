@@ -38,6 +38,7 @@ from bot.refused import Refused
 from bot.show.dispatch import Dispatch, answer
 from bot.show.i18n import _
 from bot.show.posting import Presenter, Renderer
+from bot.show.seat_view import TableView, seat_views
 from bot.store import LeaseLost, Store, TableDeadline, TableRow
 from bot.store.leases import LeaseKeeper
 from bot.tournaments.tables import TableRequest
@@ -252,6 +253,13 @@ class BeloteApp:
         """The tables of ``channel`` where ``user_id`` sits, oldest first (for an adapter
         that resumes a player's game, such as the terminal). Read only."""
         return self.registry.seated(user_id, channel)
+
+    def table_views(self, user: User, channel: Channel) -> list[TableView]:
+        """The tables of ``channel`` where ``user`` sits, each as they may see it now
+        (``bot.show.seat_view``): what a full-screen client draws, oldest table first."""
+        return seat_views(
+            self.registry.seated(user.id, channel), user.id, user.locale, self.clock.now()
+        )
 
     @property
     def tables(self) -> Mapping[int, Table]:

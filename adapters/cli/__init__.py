@@ -34,14 +34,24 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, default_run: bool = False) -> argparse.ArgumentParser:
+    """The whole command line. ``default_run``: ``belote [OPTIONS]`` was typed (no
+    command), so ``run``'s usage errors say ``belote: error: ...``, as typed."""
+    from adapters.cli import game_options
     from bot.ops.version import VERSION
 
-    parser = Parser(prog="belote", description="Belote for Discord, Telegram and the terminal.")
+    parser = Parser(
+        prog="belote",
+        description="Belote for Discord, Telegram and the terminal. With no command (or"
+        " only options), plays in the terminal: you and three bots, or resumes your table.",
+    )
     parser.add_argument("--version", action="version", version=f"belote {VERSION}")
-    sub = parser.add_subparsers(dest="command")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    game_options.list_in_help(parser)
+    if default_run:
+        sub.choices["run"].prog = "belote"
     return parser
 
 
@@ -55,8 +65,10 @@ def with_default_command(argv: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(with_default_command(sys.argv[1:] if argv is None else argv))
+    typed = list(sys.argv[1:] if argv is None else argv)
+    argv = with_default_command(typed)
+    parser = build_parser(default_run=argv[:1] == ["run"] and typed[:1] != ["run"])
+    args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

@@ -27,10 +27,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from adapters.cli import settings_options, types
+from adapters.cli import game_options, settings_options, types
 from bot.ops import settings as settings_model
 
-SOLO_PICTURES = "belote-pictures"
 log = logging.getLogger("belote")
 
 
@@ -52,19 +51,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--shard-count", type=types.whole(1, 65_536), default=None, metavar="N", help="shards"
     )
     p.add_argument("--fast", action="store_true", help="no pause, no seed window")
-    p.add_argument("--target", type=types.target, metavar="N", help="console: points to win")
-    p.add_argument("--lang", metavar="LANG", help="console: en, fr or bg (default: from $LANG)")
+    game_options.declare(p)
     p.add_argument("--name", default=None, help="console: who types lines with no NAME:")
     p.add_argument("--solo", action="store_true", help="console: open a table with 3 bots")
-    p.add_argument("--images", default=None, metavar="DIR", help="console: save pictures")
     p.add_argument("--random-seed", default=None, help=argparse.SUPPRESS)  # tests only
     p.set_defaults(func=run_command)
 
     e = subparsers.add_parser(
         "export",
         help="write a match transcript (JSON)",
-        description="Write the fair-deal transcript of a match (the latest when MATCH is "
-        "left out) for `belote verify`. The database is opened read-only.",
+        description="Write the fair-deal transcript of a match (the last finished one when "
+        "MATCH is left out) for `belote verify`. The database is opened read-only.",
     )
     e.add_argument(
         "match", nargs="?", type=types.match_id, default=None, help="match id, e.g. m12 or 12"
@@ -141,7 +138,7 @@ def app_factory(
             timer=s.timer,
             seed_window=s.window,
             ruleset=s.ruleset or "club",
-            render_images=bool(getattr(args, "images", None)) or args.platform != "console",
+            render_images=bool(getattr(args, "pictures", None)) or args.platform != "console",
             tournaments=True,
             metrics_port=s.metrics_port,
             long_running=True,
@@ -337,21 +334,29 @@ async def _run_console(
     name = args.name or os.environ.get("USER") or "you"
     interactive = sys.stdin.isatty()
     solo = args.solo or (interactive and args.name is None)
-    if solo and args.images is None:
-        args.images = SOLO_PICTURES  # the same pictures the chat platforms send
-    screen = None
-    if sys.stdout.isatty():
+    locale = args.lang or terminal_language()
+    screen: object | None = None
+    # Textual draws on stderr: the full screen only when that is the terminal too
+    # (`belote 2>errors.txt` gets the compact screen on stdout instead)
+    full = sys.stdout.isatty() and sys.stderr.isatty() and interactive
+    if full and game_options.terminal_is_full_screen():
+        from adapters.console.tui import TableTui  # Textual is loaded for a person only
+
+        screen = TableTui(f"console:{name}", locale)
+    elif sys.stdout.isatty():
         screen = Screen(sys.stdout, f"console:{name}", device_seeds=solo)
-    platform = ConsolePlatform(images_dir=args.images, screen=screen)
+    platform = ConsolePlatform(images_dir=args.pictures, screen=screen)
     app = await factory(platform)
     options = ConsoleOptions(
         default_user=name,
-        locale=args.lang or terminal_language(),
+        locale=locale,
         solo=solo,
         interactive=interactive,
         seed_source=args.random_seed,
         ruleset=s.ruleset,
         target=args.target,
+        timer=args.timer,  # typed on the command line only: a solo table has none else
+        pictures=args.pictures,
     )
     return await run_console(app, platform, options)
 
@@ -381,8 +386,16 @@ async def _export(args: argparse.Namespace) -> int:
     except StoreError as exc:
         return _refused(str(exc), 2 if exc.fix_settings else 1)
     try:
-        if args.match is None:
-            row = await store.latest_match()
+        if args.match is None:  # the last finished one: a match in progress has no proof yet
+            finished = await store.matches("over")
+            row = max(finished, key=lambda m: m.id) if finished else None
+            if row is None:
+                print(
+                    "No match has finished in that database yet: finish one, or name one"
+                    " (belote export m12).",
+                    file=sys.stderr,
+                )
+                return 1
         else:
             row = await store.match(args.match)
         if row is None:

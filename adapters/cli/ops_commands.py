@@ -106,6 +106,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     e.add_argument("dir", help="the directory to write into (created if missing)")
     e.set_defaults(func=lambda args: asyncio.run(_export_all(args)))
+    for each in (t, c, e):  # `belote admin tables --db PATH` as well as `admin --db PATH tables`
+        each.add_argument("--db", default=argparse.SUPPRESS, help=settings_options.DB_HELP)
 
 
 # --- healthcheck ---------------------------------------------------------------------------

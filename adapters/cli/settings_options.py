@@ -57,7 +57,14 @@ RUN_OPTIONS: tuple[SettingOption, ...] = (
         metavar="URL",
         action="append",
     ),
-    SettingOption("--timer", "timer", "turn timer (60)", types.default_timer, "S"),
+    SettingOption(
+        "--timer",
+        "timer",
+        "turn timer of new tables (60); a solo table in the terminal has none unless given,"
+        " and then counts it down on screen",
+        types.default_timer,
+        "S",
+    ),
     SettingOption("--window", "window", "seed window (20)", types.seed_window, "S"),
     SettingOption(
         "--ruleset", "ruleset", "new tables' rules (club)", types.ruleset, "classic|club|bulgarian"

@@ -8,10 +8,11 @@ Two ways to print, chosen by whether stdout is a terminal:
   last version, and an edit that changes nothing prints nothing.
 - **terminal** (:mod:`adapters.console.screen`): a compact, coloured table for a person.
 
-Pictures, when the renderer made them, are saved under ``images_dir`` (the same PNGs and
-GIFs the chat platforms send), each under its own name (match, deal, log position), so
-nothing is overwritten and the files sort in the order they were made; a file an answer
-carries (``/verify``'s transcript) is saved there too, else in the current directory.
+Pictures are drawn only when asked for (``belote --pictures DIR``) and saved under
+``images_dir`` (the same PNGs and GIFs the chat platforms send), one file per moment of the
+game (match, deal, log position), so the files sort in the order they were made and a
+moment shown again (after a resume) is not saved twice; a file an answer carries
+(``/verify``'s transcript) is saved there too, else in the current directory.
 
 Whatever someone typed is shown escaped (:func:`safe_line`): a name or a word cannot move
 the cursor or rewrite another player's screen.
@@ -19,9 +20,11 @@ the cursor or rewrite another player's screen.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -72,11 +75,9 @@ class PictureShelf:
         self.folder.mkdir(parents=True, exist_ok=True)
         stem, suffix = _safe(stem), suffix or ".png"
         path = self.folder / f"{stem}{suffix}"
-        n = 2
-        while path.exists():
-            path = self.folder / f"{stem}-{n}{suffix}"
-            n += 1
-        path.write_bytes(data)
+        if path.exists() and path.read_bytes() == data:
+            return path  # the same moment shown again (a resume): one file, not two
+        path.write_bytes(data)  # a moment drawn again: its latest picture
         return path
 
     def save_post(self, post: Post) -> Path | None:
@@ -109,6 +110,17 @@ class ConsolePlatform:
         self.shelf = PictureShelf(images_dir) if images_dir else None
         self.screen = screen  # an adapters.console.screen.Screen, or None for plain text
         self._last: dict[str, str] = {}
+        self._muted = 0
+
+    @contextlib.contextmanager
+    def muted(self) -> Iterator[None]:
+        """Show nothing of what the core posts meanwhile (the terminal tidying up old
+        tables: their "This table is closed." is no news to the player)."""
+        self._muted += 1
+        try:
+            yield
+        finally:
+            self._muted -= 1
 
     def _write(self, prefix: str, text: str) -> None:
         if not text:
@@ -123,6 +135,8 @@ class ConsolePlatform:
         return channel_id.startswith("console:")
 
     async def deliver(self, post: Post) -> None:
+        if self._muted:
+            return
         if self.shelf is not None:
             self.shelf.save_post(post)
         if self.screen is not None:

@@ -249,7 +249,7 @@ class Screen:
     def answer(self, name: str, reply: Reply) -> None:
         text = "\n".join(safe_line(line) for line in reply.text.split("\n"))
         if not reply.ok:
-            text = self.style.red(text)
+            text = self.style.red(self.typed(text))  # what may be played, as typed here
         self.write(*text.split("\n"))
 
     def notice(self, text: str) -> None:

@@ -160,6 +160,17 @@ def _seconds_between(low: float, high: float, key: str) -> Callable[[str], float
 
 
 timer = _seconds_between(5, 3600, "err-timer")  # a table's turn timer
+NO_TIMER = frozenset({"off", "none", "0"})
+
+
+def table_timer(word: str) -> float:
+    """A table's turn timer: 5 to 3600 seconds, or ``off`` (0: no timer, nobody's turn
+    is ever played for them; what a person alone with bots wants)."""
+    if word.lower() in NO_TIMER:
+        return 0.0
+    return timer(word)
+
+
 seed_window = _seconds_between(0, 600, "err-window")
 bot_delay = _seconds_between(0, 60, "err-bot-delay")  # belote run --bot-delay
 
@@ -200,14 +211,62 @@ def seed_hex(word: str, nbytes: int = 16, key: str = "err-seed-format") -> bytes
     return bytes.fromhex(text)
 
 
+#: Suits as screens draw them (and their outlined and emoji forms), read as the letters.
+SUIT_SYMBOLS = {
+    "♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H", "♠": "S", "♤": "S",
+}  # fmt: skip
+_EMOJI = "\ufe0f"  # the variation selector that makes ♥ an emoji: no meaning of its own
+
+
+def card_word(word: str) -> str | None:
+    """A card as typed, written the one way the core writes it (``TD``), or None when
+    ``word`` is not written as a card: ``TD``, ``td``, ``10D``, ``10d``, ``Q♥``, ``q♥``,
+    ``10♦`` (what the screens show) all read. Only the shape is checked here."""
+    text = word.replace(_EMOJI, "")
+    if not 2 <= len(text) <= 3:
+        return None
+    rank, suit = text[:-1].upper(), text[-1]
+    suit = SUIT_SYMBOLS.get(suit, suit.upper())
+    if rank == "10":
+        rank = "T"
+    if len(rank) != 1 or rank not in "789TJQKA" or suit not in "CDHS":
+        return None
+    return rank + suit
+
+
 def card(word: str) -> int:
-    """``TD``, ``td``, ``10D`` -> the card."""
-    if not 2 <= len(word) <= 3 or not word.isascii():
+    """``TD``, ``td``, ``10D``, ``Q♥`` -> the card."""
+    text = card_word(word)
+    if text is None:
         raise Refused("err-card", card=echo(word, 10))
     try:
-        return parse_card(word.upper())
+        return parse_card(text)
     except InvalidCard:
         raise Refused("err-card", card=echo(word, 10)) from None
+
+
+PLAY_FLAGS = ("melds", "nomelds", "belote")
+BARE_BIDS = frozenset({"pass", "take", "contre", "recontre", "c", "d", "h", "s", "nt", "at"})
+
+
+def bare_move(text: str) -> str | None:
+    """A move typed without its command, as a player reads it on screen, as the core's
+    command: ``10H`` / ``Q♥`` / ``qh nomelds`` -> ``/play TH`` ..., ``pass`` / ``NT`` ->
+    ``/bid pass`` ...; ``/play 10H`` -> ``/play TH``. None when ``text`` is not a move (it
+    is then read as a command: ``help``, ``/score``...). A word that is not a card after
+    ``/play`` is left for the core, which says what a card is."""
+    words = text.split()
+    if not words:
+        return None
+    if words[0].lower() == "/play" and len(words) >= 2:
+        shown = card_word(words[1])
+        return None if shown is None else " ".join(["/play", shown, *words[2:]])
+    shown = card_word(words[0])
+    if shown is not None and all(w.lower() in PLAY_FLAGS for w in words[1:]):
+        return " ".join(["/play", shown, *(w.lower() for w in words[1:])])
+    if len(words) == 1 and words[0].lower() in BARE_BIDS:
+        return f"/bid {words[0]}"
+    return None
 
 
 _CALLS = ("pass", "take", "contre", "recontre")

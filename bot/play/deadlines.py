@@ -58,6 +58,8 @@ class Deadlines:
             return None
         if run.is_auto(mover):
             return TableDeadline(t.id, "bot", run.last_at + self._pause, run.seq)
+        if run.timer <= 0:
+            return None  # a table with no turn timer (/table create --timer off)
         return TableDeadline(t.id, "turn", run.last_at + run.timer, run.seq)
 
     def resumed(self, t: Table, stored: TableDeadline | None) -> TableDeadline | None:

@@ -100,7 +100,7 @@ class Lobby:
                 elif a == "--target":
                     settings.target = parse.target(value)
                 elif a == "--timer":
-                    settings.timer = parse.timer(value)
+                    settings.timer = parse.table_timer(value)
                 else:
                     settings.seed_window = parse.seed_window(value)
             else:

@@ -139,7 +139,7 @@ class Presenter:
             return None
         mover = run.to_move
         left = None
-        if mover is not None and not run.is_auto(mover):
+        if mover is not None and not run.is_auto(mover) and run.timer > 0:
             left = max(0.0, run.last_at + run.timer - self._clock.now())
         return await self.picture(
             self._render.render_table,
@@ -261,10 +261,23 @@ class Presenter:
                     extras.append(Button(label, button_code(t, announce[0].text, seat)))
         return _rows(cards) + _rows(extras)
 
-    async def deal_results(self, t: Table, events: list[Event]) -> list[Post]:
-        """Each deal that just ended: its result, as text and as a picture, to the table."""
+    def announcements(self, t: Table, events: list[Event]) -> list[Post]:
+        """Melds shown, belote announced, a deal dealt again: one line to the table each,
+        as it happens (the totals alone would tell it only after the deal)."""
         run = t.run
-        posts: list[Post] = []
+        if run is None or run.match is None:
+            return []
+        lines = texts.announcement_lines(run, events, table_locale(t))
+        if not lines:
+            return []
+        key = f"announce:{t.id}:{run.id}:{run.seq}"
+        return [self.post(t, key, texts.join(lines), lines=lines)]
+
+    async def deal_results(self, t: Table, events: list[Event]) -> list[Post]:
+        """The announcements the events made, then each deal that just ended: its
+        result, as text and as a picture, to the table."""
+        run = t.run
+        posts = self.announcements(t, events)
         if run is None or run.match is None:
             return posts
         loc = table_locale(t)

@@ -45,7 +45,8 @@ def _seat_line(key: str, locale: str, seat: int, name: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _header(table: str, ruleset: str, target: int, timer: int, locale: str) -> str:
-    return _("table-header", locale, table=table, ruleset=ruleset, target=target, timer=timer)
+    key = "table-header" if timer > 0 else "table-header-untimed"
+    return _(key, locale, table=table, ruleset=ruleset, target=target, timer=timer)
 
 
 def contract_text(contract: Any, locale: str) -> str:
@@ -257,8 +258,9 @@ def _match_lines(run: MatchRun, locale: str, now: float | None) -> Lines:
         )
     mover = run.to_move
     if mover is not None:
-        if run.is_auto(mover):
-            lines.append(("turn-bot", _("turn-line-bot", locale, name=_name(run, mover, locale))))
+        if run.is_auto(mover) or run.timer <= 0:
+            kind = "turn-bot" if run.is_auto(mover) else "turn"
+            lines.append((kind, _("turn-line-bot", locale, name=_name(run, mover, locale))))
         else:
             left = max(0, int(run.last_at + run.timer - (now if now is not None else run.last_at)))
             lines.append(
@@ -476,3 +478,61 @@ class _Trick:
     def __init__(self, cards: tuple[tuple[int, int], ...], winner: int) -> None:
         self.cards = cards
         self.winner = winner
+
+
+def announcement_lines(run: MatchRun, events: list[Any], locale: str) -> Lines:
+    """What the table is told as it happens: each meld shown (and whether it counts),
+    belote announced, a deal everybody passed and that is dealt again. One line each,
+    kinds ``meld``, ``belote``, ``redeal``; empty when nothing of the kind happened."""
+    lines: Lines = []
+    for e in events:
+        kind = getattr(e, "kind", None)
+        if kind == "play" and e.data.get("belote"):
+            seat = e.seat
+            lines.append(
+                (
+                    "belote",
+                    _(
+                        "announce-belote",
+                        locale,
+                        name=_name(run, seat, locale),
+                        team=_team(seat, locale),
+                    ),
+                )
+            )
+        elif kind == "melds":
+            for m in e.data.get("melds", ()):
+                seat = m["seat"]
+                key = "announce-meld" if m.get("counts") else "announce-meld-void"
+                lines.append(
+                    (
+                        "meld",
+                        _(
+                            key,
+                            locale,
+                            name=_name(run, seat, locale),
+                            team=_team(seat, locale),
+                            meld=meld_name(m, locale),
+                            points=m["points"],
+                        ),
+                    )
+                )
+        elif kind == "redeal":
+            lines.append(("redeal", _("announce-redeal", locale, deal=e.data.get("k", 0) + 1)))
+    return lines
+
+
+def _team(seat: int, locale: str) -> str:
+    return _("team-a", locale) if seat % 2 == 0 else _("team-b", locale)
+
+
+def meld_name(meld: dict[str, Any], locale: str) -> str:
+    """``a tierce to KH``, ``a carré of jacks`` in the player's language, from the
+    engine's meld (its ``kind`` and ``cards``)."""
+    cards = list(meld.get("cards", ()))
+    if meld.get("kind") == "carre":
+        return _("meld-carre", locale, rank=cards[0][0] if cards else "?")
+    length = len(cards)
+    top = cards[-1] if cards else "?"
+    key = {3: "meld-tierce", 4: "meld-quarte", 5: "meld-quinte"}.get(length, "meld-run")
+    return _(key, locale, card=top, length=length)

@@ -153,7 +153,7 @@ class ArenaReport:
             s = self.stats[name].summary()
             out.append(
                 f"  {name}: {s['decisions']} decisions, mean {s['mean_s'] * 1000:.1f} ms, "
-                f"p95 {s['p95_s'] * 1000:.1f} ms, max {s['max_s'] * 1000:.0f} ms"
+                f"p95 {s['p95_s'] * 1000:.1f} ms, max {s['max_s'] * 1000:.1f} ms"
             )
         for name in dict.fromkeys((self.a, self.b)):
             s = self.stats[name].summary()

@@ -111,3 +111,70 @@ def test_shard_options_are_checked():
         assert res.returncode == 2 and "shard" in res.stderr
     res = run_belote(["run", "--platform", "console", "--shard-count", "2"], "")
     assert res.returncode == 2 and "Discord" in res.stderr
+
+
+def test_help_shows_the_games_options(capsys):
+    import pytest
+
+    from adapters.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for option in ("--ruleset", "--target", "--no-drand", "--lang", "--timer", "--pictures"):
+        assert option in out, option
+
+
+def test_a_bad_game_option_is_refused_as_typed(capsys):
+    import pytest
+
+    from adapters.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["--ruleset", "poker"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "belote: error: argument --ruleset: Unknown ruleset poker" in err
+    assert "belote run" not in err  # the player typed `belote --ruleset poker`
+
+
+def test_export_takes_the_last_finished_match_or_says_none_has(tmp_path):
+    db = tmp_path / "e.db"
+    # one match played to its end (the person's turns timed out and played for them)
+    script = "me: /table create --target 100\nme: /addbot\nme: /addbot\nme: /addbot\n"
+    script += "me: /start\n"
+    args = ["run", "--platform", "console", "--db", str(db), "--fast", "--no-drand"]
+    args += ["--timer", "1", "--name", "me", "--random-seed", "e"]
+    assert run_belote(args, script).returncode == 0
+    done = run_belote(["export", "--db", str(db)], "")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["match"] in (1, "m1")
+    empty = tmp_path / "none.db"
+    run_belote(["run", "--platform", "console", "--db", str(empty), "--name", "me"], "me: /help\n")
+    none = run_belote(["export", "--db", str(empty)], "")
+    assert none.returncode == 1 and "No match has finished" in none.stderr
+
+
+def test_the_readmes_admin_command_runs_as_written(tmp_path):
+    db = tmp_path / "a.db"
+    run_belote(
+        ["run", "--platform", "console", "--db", str(db), "--name", "me"], "me: /table create\n"
+    )
+    for args in (["admin", "tables", "--db", str(db)], ["admin", "--db", str(db), "tables"]):
+        res = run_belote(args, "")
+        assert res.returncode == 0, res.stderr
+        assert "t1" in res.stdout, res.stdout
+
+
+async def test_export_skips_a_match_still_in_progress(tmp_path):
+    from tests.core.harness import make_harness, table_with_bots
+
+    h = await make_harness(tmp_path / "p.db", seed_window=0)
+    await table_with_bots(h, "alice", "--target", "100")
+    await h.cmd("alice", "/start")
+    await h.play_human_turns({0: "alice"})
+    assert (await h.cmd("alice", "/start"))[0].ok  # match 2, left in progress
+    await h.app.stop()
+    res = run_belote(["export", "--db", str(tmp_path / "p.db")], "")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["match"] in (1, "m1")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -138,7 +139,7 @@ def test_solo_opens_a_table_with_three_bots_and_saves_pictures(tmp_path):
             "me",
             "--fast",
             "--no-drand",
-            "--images",
+            "--pictures",
             str(tmp_path / "pics"),
         ],
         "me: /close\n",
@@ -174,7 +175,40 @@ def test_solo_closes_piled_up_tables_and_a_bare_card_works(tmp_path):
     res = run_belote([*base, "--solo", "--name", "me"], "me: /table list\nme: 7C\nme: /close\n")
     assert res.returncode == 0, res.stderr
     assert "@me | Belote in the terminal: you and three bots at table t4." in res.stdout
+    welcome = res.stdout.index("@me | Belote in the terminal")
+    assert "This table is closed." not in res.stdout[:welcome]  # the old tables: quietly
     listed = [line for line in res.stdout.splitlines() if " seat(s) free, " in line]
     assert [line.split(":")[0] for line in listed] == ["@me | t4"], listed
     assert "several tables" not in res.stdout
     assert "@me | You don't hold 7C." in res.stdout  # the bare card reached the table
+
+
+def test_pictures_only_when_asked_and_never_twice_after_a_resume(tmp_path):
+    base = ["run", "--platform", "console", "--db", str(tmp_path / "r.db"), "--solo"]
+    base += ["--name", "me", "--fast", "--no-drand", "--random-seed", "r"]
+    first = run_belote(base, "")  # the script ends at the player's first turn: saved
+    assert first.returncode == 0, first.stderr
+    assert not any(tmp_path.glob("*pictures*")) and not (ROOT / "belote-pictures").exists()
+    pics = tmp_path / "pics"
+    for _ in range(2):  # the same moment shown again after a resume: one file
+        res = run_belote([*base, "--pictures", str(pics)], "")
+        assert res.returncode == 0, res.stderr
+        assert "Welcome back: table t1, match m1 goes on" in res.stdout
+    names = sorted(p.name for p in pics.iterdir())
+    assert names and not any(re.search(r"-\d+\.png$", n) for n in names), names
+
+
+def test_other_rules_while_a_match_goes_on_are_not_ignored(tmp_path):
+    base = ["run", "--platform", "console", "--db", str(tmp_path / "o.db"), "--solo"]
+    base += ["--name", "me", "--fast", "--no-drand", "--random-seed", "o"]
+    assert run_belote(base, "").returncode == 0  # a club match, left at the player's turn
+    asked = run_belote([*base, "--ruleset", "bulgarian", "--target", "151"], "on\n")
+    assert asked.returncode == 0, asked.stderr
+    assert "Match m1 at table t1 is in progress with club, first to 1000" in asked.stdout
+    assert "you asked for bulgarian, first to 151" in asked.stdout
+    assert "Welcome back: table t1, match m1 goes on" in asked.stdout  # "on"
+    new = run_belote([*base, "--ruleset", "bulgarian"], "new\n")
+    assert new.returncode == 0, new.stderr
+    assert "you and three bots at table t2" in new.stdout
+    assert "Rules: bulgarian, the first team to 151 points wins" in new.stdout
+    assert "This table is closed." not in new.stdout

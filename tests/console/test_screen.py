@@ -93,11 +93,13 @@ async def test_a_deal_result_prints_whole_and_its_last_trick_once():
     assert lines[0].startswith("Deal 2: Hearts") and lines[-1] == "The match is over."
 
 
-def test_pictures_are_never_overwritten(tmp_path):
+def test_one_picture_per_moment_never_duplicated(tmp_path):
     shelf = PictureShelf(tmp_path)
     post = Post(Channel("c"), "table:1", "", image=b"1", moment="m1-deal01-010")
-    a, b = shelf.save_post(post), shelf.save_post(post)
-    assert (a.name, b.name) == ("m1-deal01-010-table.png", "m1-deal01-010-table-2.png")
+    a, b = shelf.save_post(post), shelf.save_post(post)  # shown again after a resume
+    assert a.name == b.name == "m1-deal01-010-table.png"
+    later = Post(Channel("c"), "table:1", "", image=b"1", moment="m1-deal01-011")
+    assert shelf.save_post(later).name == "m1-deal01-011-table.png"
     hand = Post(
         Channel("c"), "hand:1:console:ana", "", image=b"2", to_user=ME, moment="m1-deal01-010"
     )
@@ -105,6 +107,7 @@ def test_pictures_are_never_overwritten(tmp_path):
     gif = Reply("replay", image=b"3", image_name="replay-m1-2.gif")
     assert shelf.save_reply("ana", gif).name == "replay-m1-2-ana.gif"
     assert sorted(p.read_bytes() for p in tmp_path.iterdir()) == [b"1", b"1", b"2", b"3"]
+    assert len(list(tmp_path.iterdir())) == 4
 
 
 async def test_a_hostile_name_cannot_rewrite_the_screen():

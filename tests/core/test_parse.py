@@ -142,3 +142,59 @@ async def test_verify_and_replay_of_a_match_closed_before_its_first_deal(tmp_pat
         [reply] = await h.cmd("alice", command)
         assert not reply.ok and "before its first deal" in reply.text, (command, reply.text)
     await h.app.stop()
+
+
+@pytest.mark.parametrize(
+    ("word", "card"),
+    [("10H", "TH"), ("10h", "TH"), ("th", "TH"), ("Q♥", "QH"), ("q♥", "QH"), ("Q♥\ufe0f", "QH"),
+     ("10♦", "TD"), ("a♠", "AS"), ("7♧", "7C"), ("J♡", "JH")],
+)  # fmt: skip
+def test_a_card_is_read_as_the_screens_show_it(word, card):
+    assert card_text(parse.card(word)) == card
+
+
+@pytest.mark.parametrize("word", ["♥Q", "1♥", "11H", "10", "Q♥♥", "QX", "0H", "T"])
+def test_a_word_shaped_otherwise_is_not_a_card(word):
+    assert parse.card_word(word) is None
+    assert refused(parse.card, word) == "err-card"
+
+
+def test_a_move_typed_bare_or_with_its_command():
+    assert parse.bare_move("10H") == "/play TH"
+    assert parse.bare_move("q♥ BELOTE") == "/play QH belote"
+    assert parse.bare_move("/play 10h nomelds") == "/play TH nomelds"
+    assert parse.bare_move("/play Q♥") == "/play QH"
+    assert parse.bare_move("pass") == "/bid pass" and parse.bare_move("NT") == "/bid NT"
+    for text in ("help", "/score", "TD please", "/play", "/play zz", ""):
+        assert parse.bare_move(text) is None, text
+
+
+def test_a_table_timer_may_be_off():
+    assert parse.table_timer("off") == parse.table_timer("0") == 0.0
+    assert parse.table_timer("30") == 30.0
+    assert refused(parse.table_timer, "2") == "err-timer"
+
+
+async def test_a_card_written_as_shown_is_played_on_every_platform(tmp_path):
+    """The core reads ``/play 10H`` and ``/play Q♥`` (Discord and Telegram send them
+    as typed): the card is played, not refused."""
+    h = await make_harness(tmp_path / "s.db", seed_window=0)
+    await table_with_bots(h)
+    await h.cmd("alice", "/start")
+    await h.until_turn(0)
+    run = h.table().run
+    while run.match.view(0).contract is None:
+        legal = run.match.legal_actions(0)
+        take = next((a for a in legal if a.kind == "take"), legal[0])
+        assert all(r.ok for r in await h.cmd("alice", f"/bid {take.text.split()[-1]}"))
+        await h.until_turn(0)
+    legal = [a for a in run.match.legal_actions(0) if a.kind == "play" and not a.belote]
+    text = card_text(legal[0].card)
+    shown = ("10" if text[0] == "T" else text[0]) + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[
+        text[1]
+    ]
+    before = run.seq
+    replies = await h.cmd("alice", f"/play {shown.lower()}")
+    assert all(r.ok for r in replies), replies
+    assert run.seq > before and legal[0].card not in run.match.hand(0)
+    await h.app.stop()
