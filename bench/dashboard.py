@@ -321,7 +321,7 @@ async def load_run(args: argparse.Namespace) -> list[Scrape]:
     from bot.ops.clock import SeededRandomness
     from bot.platform import Channel, NullPlatform, User
     from bot.proof.drand import DrandClient
-    from bot.store import Store
+    from bot.store import open_store
     from tests.fakes.drand_relay import drand_relay
 
     db = Path(tempfile.mkdtemp(prefix="belote-dashboard-")) / "load.db"
@@ -330,7 +330,7 @@ async def load_run(args: argparse.Namespace) -> list[Scrape]:
     admin = User("bench:operator", "operator", is_admin=True)
     scrapes: list[Scrape] = []
     async with drand_relay() as relay:
-        store = await Store.open(db)
+        store = await open_store(db)
         settings = Settings(
             bot_delay=args.bot_delay,
             render_images=True,

@@ -31,7 +31,7 @@ from adapters.discord import DiscordBot
 from bot.app import BeloteApp, Settings
 from bot.ops.scheduler import ApsScheduler
 from bot.platform import Platform
-from bot.store import Store
+from bot.store import open_store
 from tests.fakes.discord import fake_discord
 from tests.fakes.discord.players import open_table, percentile, play
 
@@ -48,7 +48,7 @@ async def scenario(
         people = [fake.add_user(f"p{n}") for n in range(tables)]
 
         async def factory(platform: Platform) -> BeloteApp:
-            store = await Store.open(workdir / f"bench-{tables}.db")
+            store = await open_store(workdir / f"bench-{tables}.db")
             settings = Settings(fast=True, drand=False, bot_delay=0.0)
             return BeloteApp(store, platform, settings=settings, scheduler=ApsScheduler())
 

@@ -117,10 +117,10 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
     if go is not None:
         print("ready", flush=True)
         await go.wait()
-    app.latencies.clear()
-    app.think_times.clear()
-    app.deadline_lags.clear()
-    a0, c0 = app.actions_applied, store.commits
+    app.stats.latencies.clear()
+    app.stats.think_times.clear()
+    app.stats.deadline_lags.clear()
+    a0, c0 = app.stats.actions_applied, store.commits
     pids = thinking.pool.pids()
     pool0 = {p: cpu_seconds(p) for p in pids}
     pauses: list[float] = []
@@ -158,11 +158,11 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
         "live": sum(1 for t in app.tables.values() if t.status == "playing"),
         "setup": setup,
         "elapsed": elapsed,
-        "actions": app.actions_applied - a0,
+        "actions": app.stats.actions_applied - a0,
         "commits": store.commits - c0,
-        "latencies": list(app.latencies),
-        "think": [s for _, s in app.think_times],
-        "lags": list(app.deadline_lags),
+        "latencies": list(app.stats.latencies),
+        "think": [s for _, s in app.stats.think_times],
+        "lags": list(app.stats.deadline_lags),
         "gc": pauses,
         "loop_cpu": loop_cpu,
         "cpu": cpu,

@@ -59,6 +59,10 @@ class Post:
     # The moment a picture shows, ``m3-deal02-045`` (match, deal, log position), so that
     # a platform keeping pictures as files can name them; "" when not about a match.
     moment: str = ""
+    # The order in which the core made its posts (it makes a table's posts under the
+    # table's lock): of two versions of one key, the higher is the newer, however they
+    # reach the adapter (delivered, or in an answer). 0: not stamped.
+    version: int = 0
 
 
 @dataclass(frozen=True)
@@ -81,12 +85,55 @@ class Reply:
     key: str | None = None
     file: bytes | None = None
     file_name: str = "transcript.json"
+    # A private post the input made for the acting user (their new hand after their card,
+    # a notice): it comes back in the answer to their input, never through ``deliver``.
+    # An adapter shows it as it shows that post key (editing the message that shows it),
+    # comparing ``post.version`` with what it delivered meanwhile. None for a plain answer.
+    post: Post | None = None
+
+    @classmethod
+    def showing(cls, post: Post) -> Reply:
+        """The answer that carries ``post``, a private post of the acting user."""
+        return cls(
+            post.text,
+            image=post.image,
+            image_name=post.image_name,
+            buttons=post.buttons,
+            key=post.key,
+            post=post,
+        )
+
+
+@dataclass(frozen=True)
+class TableChoice:
+    """A table a user may name (``tid``), as an autocomplete shows it."""
+
+    tid: str
+    ruleset: str
+    status: str
+    free: int  # seats free
+    seated: bool  # the user sits there
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What a user may pick in a channel now (``BeloteApp.choices``): the tables there
+    (their own first), and at the table where it is their move, the cards they may play
+    (``TD``) and the bids they may make (``/bid`` words: ``pass``, ``hearts``...)."""
+
+    tables: tuple[TableChoice, ...] = ()
+    cards: tuple[str, ...] = ()
+    bids: tuple[str, ...] = ()
 
 
 class Platform(Protocol):
-    """What the core needs from an adapter: deliver a post (new, or an edit by key)."""
+    """What the core needs from an adapter: deliver a post (new, or an edit by key), and
+    say which channels this process serves (its shards; a platform's own channels only,
+    when several platforms share one database)."""
 
     async def deliver(self, post: Post) -> None: ...
+
+    def serves(self, channel_id: str) -> bool: ...
 
 
 class NullPlatform:
@@ -94,6 +141,9 @@ class NullPlatform:
 
     async def deliver(self, post: Post) -> None:
         return None
+
+    def serves(self, channel_id: str) -> bool:
+        return True
 
 
 class RecordingPlatform:
@@ -104,3 +154,6 @@ class RecordingPlatform:
 
     async def deliver(self, post: Post) -> None:
         self.posts.append(post)
+
+    def serves(self, channel_id: str) -> bool:
+        return True

@@ -24,7 +24,15 @@ class UnknownRuleset(EngineError):
 
 
 class IllegalAction(EngineError):
-    """An action the rules do not allow now (wrong card, bid too low, ...)."""
+    """An action the rules do not allow now (wrong card, bid too low, ...).
+
+    ``reason``, when the rules name one, says which rule in a word a caller can look up
+    in its own language: ``follow-H`` (follow suit: a heart), ``beat-H`` (beat the
+    highest heart), ``trump-H`` (trump: hearts are trump), ``overtrump``."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class NotYourTurn(EngineError):

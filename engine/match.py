@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import PLAY_ACTIONS, Action
-from engine.cards import SUIT_NAMES, SUIT_SINGULAR, card_text, cards_of, cards_text, parse_card
+from engine.cards import (
+    SUIT_NAMES,
+    SUIT_SINGULAR,
+    SUITS,
+    card_text,
+    cards_of,
+    cards_text,
+    parse_card,
+)
 from engine.contract import AT, CONTRACT_TEXTS, NT, TRUMP_CODE, Contract
 from engine.core import (
     BELOTE_POINTS,
@@ -377,6 +385,23 @@ class Match:
         return out
 
     # ------------------------------------------------------------ apply
+    def refusal(self, seat: int, action: Action) -> EngineError | None:
+        """Why ``seat`` may not make ``action`` now (None: it may); changes nothing. The
+        error's message is the engine's English, its ``reason`` (an ``IllegalAction``'s)
+        the rule in a word (see :class:`engine.errors.IllegalAction`)."""
+        if self.phase is Phase.OVER:
+            return MatchOver("The match is over.")
+        if seat != self.to_move:
+            return NotYourTurn(f"It is seat {self.to_move}'s turn, not seat {seat}'s.")
+        try:
+            if self.phase is Phase.BIDDING:
+                self._check_bid(seat, action)
+            else:
+                self._check_play(seat, action)
+        except IllegalAction as exc:
+            return exc
+        return None
+
     def apply(self, seat: int, action: Action | str) -> list[Event]:
         """Check and play one action. Raises (and changes nothing) when it is not allowed."""
         if self.phase is Phase.OVER:
@@ -487,7 +512,7 @@ class Match:
             raise IllegalAction(f"You do not hold {card_text(card)}.")
         mask = self._legal_mask(seat)
         if not mask >> card & 1:
-            raise IllegalAction(self._why_illegal(seat, card, mask))
+            raise self._why_illegal(seat, card, mask)
         if action.belote and not self._can_belote(seat, card):
             raise IllegalAction(
                 "Belote needs the king and queen of trump, announced with the first."
@@ -495,20 +520,28 @@ class Match:
         if action.melds and not self._can_meld(seat):
             raise IllegalAction("You have no melds to declare now (only with your first card).")
 
-    def _why_illegal(self, seat: int, card: int, mask: int) -> str:
+    def _why_illegal(self, seat: int, card: int, mask: int) -> IllegalAction:
         lead = self._trick[0]
         ls = lead >> 3
         hand = self._hands[seat]
         code = self._live_contract().code
         if hand & SUIT_MASK[ls] and card >> 3 != ls:
-            return f"You must follow suit: play a {SUIT_SINGULAR[ls]}."
+            return IllegalAction(
+                f"You must follow suit: play a {SUIT_SINGULAR[ls]}.", f"follow-{SUITS[ls]}"
+            )
         if card >> 3 == ls:
-            return f"You must beat the highest {SUIT_SINGULAR[ls]} if you can."
+            return IllegalAction(
+                f"You must beat the highest {SUIT_SINGULAR[ls]} if you can.", f"beat-{SUITS[ls]}"
+            )
         if code < 4 and mask & TRUMP_MASK[code]:
             if mask & TRUMP_MASK[code] != hand & TRUMP_MASK[code]:
-                return "You must overtrump: play a higher trump."
-            return f"You must trump: play a {SUIT_SINGULAR[code]}."
-        return f"You cannot play {card_text(card)} now: play one of {cards_text(cards_of(mask))}."
+                return IllegalAction("You must overtrump: play a higher trump.", "overtrump")
+            return IllegalAction(
+                f"You must trump: play a {SUIT_SINGULAR[code]}.", f"trump-{SUITS[code]}"
+            )
+        return IllegalAction(
+            f"You cannot play {card_text(card)} now: play one of {cards_text(cards_of(mask))}."
+        )
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
         card = action.card

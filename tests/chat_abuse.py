@@ -71,8 +71,7 @@ async def settle_core(core: Any) -> None:
     """Let the work a call handed on finish, and the store write it."""
     for _ in range(3):
         await asyncio.sleep(0)
-        while core._hooks:
-            await asyncio.gather(*list(core._hooks), return_exceptions=True)
+        await core.hooks_done()
     await core.store.flush()
 
 

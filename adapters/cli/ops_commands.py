@@ -336,12 +336,11 @@ async def _close(args: argparse.Namespace) -> int:
     resumed, no bot moves): the same log entries as ``/table close`` in the chat. Refused
     while a live bot holds the database (SQLite) or this table's lease (PostgreSQL)."""
     from bot.app import BeloteApp, Settings
-    from bot.commands.inputs import Refused
     from bot.commands.parse import table_ref
     from bot.ops.clock import SystemClock
     from bot.ops.scheduler import FakeScheduler
     from bot.platform import Channel, NullPlatform, User
-    from bot.play.table import MatchRun, Table
+    from bot.refused import Refused
     from bot.store.lock import DatabaseInUse
 
     try:
@@ -378,16 +377,12 @@ async def _close(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
-        t = Table.from_row(row)
-        if row.match_id is not None:
-            entries = await store.log(row.match_id)
-            if entries:
-                t.run = MatchRun.replay(entries, t.id)
         settings = Settings(render_images=False)
         # a scheduler that never fires by itself: nothing moves while the table is closed
         idle = FakeScheduler(SystemClock())
         app = BeloteApp(store, NullPlatform(), settings=settings, scheduler=idle)
-        app.tables[t.id] = t
+        await app.adopt_tables([row])  # rebuilt from its log, as at a start
+        t = app.tables[table_id]
         operator = User(OPERATOR, "operator", is_admin=True)
         replies = await app.command(operator, Channel(t.channel), f"/table close {t.tid}")
         if store.shared:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from bot.commands import parse
-from bot.commands.inputs import Refused
+from bot.refused import Refused
 from bot.show.i18n import _
 
 T = TypeVar("T")

@@ -130,7 +130,9 @@ class ConsoleSession:
         ok = True
         for reply in await self.app.command(user, CHANNEL, text):
             ok = ok and reply.ok
-            if not quiet and (echo or not reply.ok):
+            if reply.post is not None:  # their own new hand: shown like every post
+                await self.platform.deliver(reply.post)
+            elif not quiet and (echo or not reply.ok):
                 self.platform.reply(user.name, reply, user.locale)
         return ok
 

@@ -12,12 +12,13 @@ lane per player their private ones, in order, a newer version of a message repla
 one still waiting (the table message jumps to its latest state under a rate limit):
 
 - a public post is a channel message, created once per key and edited in place after;
-- a private post (``to_user``) is an ephemeral message. One that the core delivers while
-  it handles that same user's interaction (same asyncio task: a context variable says so)
-  becomes part of the answer to it: the clicked hand is updated in place (callback type 7),
-  anything else is a new ephemeral message. One that arrives at another time (a bot played
-  and it is now this player's turn) edits the player's hand through the webhook of their
-  latest interaction, or is sent as a follow-up of it, while that token lives (15 min).
+- a private post (``to_user``) is an ephemeral message. The posts the core makes for
+  the very user whose interaction it handles come back in its answer (``Reply.post``):
+  the clicked hand is updated in place (callback type 7), anything else is a new
+  ephemeral message. One delivered at another time (a bot played and it is now this
+  player's turn) edits the player's hand through the webhook of their latest
+  interaction, or is sent as a follow-up of it, while that token lives (15 min). Of two
+  versions of one post the newer (``Post.version``) is shown, however each arrived.
   Every click refreshes that token, so an active player's hand stays live.
 - when no live interaction can show a private post (the player has been idle for 15
   minutes, or the bot restarted since they last clicked), it goes by direct message, with
@@ -41,7 +42,6 @@ The core decides who may do what; the adapter never refuses anything itself.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import itertools
 import logging
 import time
@@ -68,25 +68,28 @@ from adapters.discord.messages import (
     PublicMessages,
     dm_key,
 )
+from adapters.discord.shards import Shards
 from adapters.discord.widgets import ActionButton, Shown, shown
 from bot.ops.delivery import DeliveryQueue
-from bot.platform import Channel, Post, Reply, User
+from bot.platform import Channel, Choices, Post, Reply, User
 from bot.show.i18n import _, has_text
 
 log = logging.getLogger(__name__)
 
 
 class CoreApp(Protocol):
-    """What the adapter needs of ``bot.app.BeloteApp``."""
+    """What the adapter needs of ``bot.app.BeloteApp`` (its documented entry points)."""
 
     async def command(self, user: User, channel: Channel, text: str) -> list[Reply]: ...
 
     async def press(self, user: User, channel: Channel, action: str) -> list[Reply]: ...
 
+    async def choices(self, user: User, channel: Channel) -> Choices: ...
+
 
 @dataclass
 class _Answering:
-    """An interaction being handled: private posts for its user are held for its answer."""
+    """An interaction being handled; ``pending``: the private posts of its answer."""
 
     user_id: str
     channel_id: str
@@ -110,11 +113,6 @@ class _Job:
     seq: int
     origin: _Answering | None = None
     once: bool = False
-
-
-_ANSWERING: contextvars.ContextVar[_Answering | None] = contextvars.ContextVar(
-    "belote_discord_answering", default=None
-)
 
 
 @dataclass
@@ -181,6 +179,9 @@ class DiscordAdapter:
     ) -> None:
         self.client = client
         self.app: CoreApp | None = None
+        # the core runs (and takes over) the tables of these shards' servers only: every
+        # Discord server when unsharded, never another platform's tables
+        self.shards = Shards((0,), 1)
         self.public = PublicMessages(messages_path)
         self.defer_after = defer_after
         self.now = clock
@@ -199,32 +200,48 @@ class DiscordAdapter:
         self._handling: set[asyncio.Task[object]] = set()  # interactions being answered
         self._retired: OrderedDict[int, None] = OrderedDict()  # messages we deleted
         self.closing = False  # stopping: new interactions are told to come back shortly
+        # channel id -> the interactions being handled there: told if the channel refuses
+        # a post (missing permissions) while they wait for their answer
+        self._answering: dict[str, list[_Answering]] = {}
 
     # ------------------------------------------------------------------ outbound
+
+    def serves(self, channel_id: str) -> bool:
+        """The core's channels this process serves (its shards' Discord servers)."""
+        return self.shards.serves(channel_id)
 
     async def deliver(self, post: Post) -> None:
         """Take a post of the core (see the module docstring); never waits on Discord."""
         seq = next(self._seq)
-        answering = _ANSWERING.get()
         if post.to_user is None:
             if channel_snowflake(post.channel) is not None:
-                self.outbox.put(("channel", post.channel.id), post.key, _Job(post, seq, answering))
+                waiting = self._answering.get(post.channel.id)
+                origin = waiting[0] if waiting else None
+                self.outbox.put(("channel", post.channel.id), post.key, _Job(post, seq, origin))
             return
+        self._keep_latest(post, seq)
+        # one lane per player: their private posts keep their order (a DM channel is one)
+        self.outbox.put(("user", post.to_user), (post.channel.id, post.key), _Job(post, seq))
+
+    def _keep_latest(self, post: Post, seq: int) -> None:
+        assert post.to_user is not None
         latest = (post.to_user, post.channel.id, post.key)
         self._latest[latest] = (seq, post)
         self._latest.move_to_end(latest)
         while len(self._latest) > LATEST_KEPT:
             self._latest.popitem(last=False)
-        if (
-            answering is not None
-            and answering.open
-            and answering.user_id == post.to_user
-            and answering.channel_id == post.channel.id
-        ):
-            answering.pending.append((seq, post))
-            return
-        # one lane per player: their private posts keep their order (a DM channel is one)
-        self.outbox.put(("user", post.to_user), (post.channel.id, post.key), _Job(post, seq))
+
+    def _answered_post(self, post: Post) -> tuple[int, Post]:
+        """A private post that came in an answer, with its place in the delivery order:
+        the newest version of that post this adapter has (one delivered meanwhile may be
+        newer than the answer's, by ``Post.version``)."""
+        assert post.to_user is not None
+        known = self._latest.get((post.to_user, post.channel.id, post.key))
+        if known is not None and post.version and known[1].version >= post.version:
+            return known  # (a post without a version is taken as the newest)
+        seq = next(self._seq)
+        self._keep_latest(post, seq)
+        return seq, post
 
     async def flush(self, timeout: float | None = None, *, public: bool = True) -> bool:
         """Wait until the interactions in flight are answered and every queued post is
@@ -542,16 +559,23 @@ class DiscordAdapter:
         answering = _Answering(
             user.id, channel.id, user.locale, since=next(self._seq), interaction=interaction
         )
-        token = _ANSWERING.set(answering)
+        here = self._answering.setdefault(channel.id, [])
+        here.append(answering)
         try:
             task = asyncio.ensure_future(self._call(call, user, channel))
+            done, _pending = await asyncio.wait({task}, timeout=max(0.0, defer_at - loop.time()))
+            if not done:
+                answering.frozen = await self._defer(interaction, public, person, arrived)
+            replies = await task
         finally:
-            _ANSWERING.reset(token)
-        done, _pending = await asyncio.wait({task}, timeout=max(0.0, defer_at - loop.time()))
-        if not done:
-            answering.frozen = await self._defer(interaction, public, person, arrived)
-        replies = await task
-        answering.open = False
+            answering.open = False
+            here.remove(answering)
+            if not here:
+                self._answering.pop(channel.id, None)
+        # the user's own new posts (their hand) come in the answer: shown as its items
+        for reply in replies:
+            if reply.post is not None and reply.post.to_user == user.id:
+                answering.pending.append(self._answered_post(reply.post))
         if any(r.key for r in replies):
             person.exact = True  # the core names its hands: no guessing from here on
         locked = asyncio.ensure_future(person.lock.acquire())

@@ -141,7 +141,7 @@ class DiscordBot:
             )
         # the core runs (and takes over) the tables of these shards' servers only: every
         # Discord server when unsharded, never another platform's tables
-        self.client.adapter.serves = (shards or Shards((0,), 1)).serves
+        self.client.adapter.shards = shards or Shards((0,), 1)
         self.app: CoreApp | Any = None
         self._task: asyncio.Task[None] | None = None
 

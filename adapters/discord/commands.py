@@ -7,6 +7,7 @@ and autocomplete (the channel's tables, the cards and bids legal right now) as h
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 
 import discord
@@ -15,8 +16,11 @@ from discord import app_commands
 from adapters.discord import queries
 from adapters.discord.adapter import DiscordAdapter
 from adapters.discord.ids import channel_of, user_of
+from bot.platform import Choices
 from bot.play.table import LEVELS
 from engine import RULESETS
+
+log = logging.getLogger(__name__)
 
 RULESET_CHOICES = [app_commands.Choice(name=r, value=r) for r in RULESETS]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
@@ -39,16 +43,19 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
     """Add every command of the core to ``tree`` (synced to Discord at start)."""
 
     def suggest(
-        source: Callable[..., list[queries.Suggestion]],
+        source: Callable[[Choices, str], list[queries.Suggestion]],
     ) -> Callable[..., object]:
         async def complete(
             interaction: discord.Interaction, current: str
         ) -> list[app_commands.Choice[str]]:
             if adapter.app is None:
                 return []
-            found = source(
-                adapter.app, channel_of(interaction).id, user_of(interaction).id, current
-            )
+            try:  # a suggestion is a convenience: any surprise gives none, not an error
+                choices = await adapter.app.choices(user_of(interaction), channel_of(interaction))
+                found = source(choices, current)
+            except Exception:
+                log.debug("no suggestions", exc_info=True)
+                return []
             return [app_commands.Choice(name=s.name, value=s.value) for s in found]
 
         return complete

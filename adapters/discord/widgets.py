@@ -18,14 +18,25 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 import discord
 
 from bot.platform import Button, Buttons
 
-if TYPE_CHECKING:
-    from adapters.discord.client import BeloteClient
+
+class _Presses(Protocol):
+    async def on_press(
+        self, interaction: discord.Interaction, action: str, *, place: str | None = None
+    ) -> None: ...
+
+
+class _Client(Protocol):
+    """What a click needs of the bot's client (``adapters.discord.client``): its adapter."""
+
+    @property
+    def adapter(self) -> _Presses: ...
+
 
 CUSTOM_ID_PREFIX = "b:"
 MAX_ROWS = 5
@@ -91,7 +102,7 @@ class ActionButton(
         return cls(match["action"], place=match["place"], custom_id=item.custom_id)  # type: ignore[attr-defined]
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        client: BeloteClient = interaction.client  # type: ignore[assignment]
+        client = cast(_Client, interaction.client)
         await client.adapter.on_press(interaction, self.action, place=self.place)
 
 

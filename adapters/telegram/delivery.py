@@ -127,6 +127,20 @@ class Outbox:
         """Wait until the posts queued for one chat have been shown."""
         await self._queue.flush(lanes=lambda lane: lane == chat_id)
 
+    async def show_answer(self, user: int, posts: list[Post], *, wait: bool = True) -> bool:
+        """The user's own posts that came in the answer to their press or command (their
+        new hand): shown like any private post (the message that shows a key is edited),
+        in their chat's order, unless a newer version of it was delivered meanwhile.
+        With ``wait``, returns once they are shown; False if the private chat is not open
+        to us (as far as is known without waiting)."""
+        for post in posts:
+            known = self.last.get(self._mkey(post))
+            if known is None or not post.version or known.version < post.version:
+                self._enqueue(user, post)
+        if wait:
+            await self.flush_chat(user)
+        return user not in self.refused
+
     # ------------------------------------------------------------- private chat
     async def user_started(self, user: int) -> int:
         """The user opened the private chat: show what was held for them; how many."""

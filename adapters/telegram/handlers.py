@@ -14,7 +14,6 @@ nothing about the game. It only knows where a reply may be shown on Telegram:
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Sequence
@@ -40,7 +39,6 @@ from .texts import text
 log = logging.getLogger(__name__)
 
 ADMIN_TTL = 600.0  # seconds a group's administrator list is trusted
-PRIVATE_WAIT = 4.0  # seconds a press's answer waits for the hand it caused
 
 
 class Core(Protocol):
@@ -100,6 +98,10 @@ class Bridge:
         except Exception as exc:
             log.exception("command failed: %s", describe(exc))
             replies = [Reply(text("telegram-failed", user.locale), ok=False)]
+        own = [r.post for r in replies if r.post is not None]
+        if own:  # their new hand: to the private chat, in its order (no wait for it here)
+            await self.outbox.show_answer(tg_user.id, own, wait=False)
+        replies = [r for r in replies if r.post is None]
         if private:
             await self._to_private(tg_user.id, replies, channel)
         else:
@@ -251,6 +253,8 @@ class Bridge:
         channel: Channel,
         replies: Sequence[Reply],
     ) -> None:
+        own = [r.post for r in replies if r.post is not None]
+        replies = [r for r in replies if r.post is None]
         private = [r for r in replies if r.image or r.buttons]
         notes = [r.text for r in replies if not (r.image or r.buttons) and r.text.strip()]
         long_text = sum(len(n) for n in notes) + len(notes) > NOTICE_LIMIT
@@ -258,10 +262,10 @@ class Bridge:
             private = [*private, Reply("\n".join(notes))]
         if private and await self._to_private(tg_user.id, private, channel) and not notes:
             notes = [text("telegram-hand-in-private", locale)]
-        # Private posts this press caused (a hand) may be waiting on the private chat:
-        # wait for them a little, to know whether it is open (the answer can't wait long).
-        flushing = asyncio.ensure_future(self.outbox.flush_chat(tg_user.id))
-        await asyncio.wait([flushing], timeout=PRIVATE_WAIT)
+        # the press's own new posts (a hand) are in its answer: shown in the private chat
+        # now, which tells whether that chat is open
+        if own:
+            await self.outbox.show_answer(tg_user.id, own)
         url = None
         if tg_user.id in self.outbox.refused:
             url = self.start_link("hand")

@@ -1,7 +1,7 @@
 """Everything a user types, read in one place: ids, numbers, seeds, rulesets, cards, bids.
 
 Each reader takes one word as typed (a command's argument, a button's payload part, a CLI
-option) and returns a plain value or raises :class:`bot.commands.inputs.Refused` with a catalog
+option) and returns a plain value or raises :class:`bot.refused.Refused` with a catalog
 text that says what is accepted. The rules are the same for every reader, so no input can
 reach a conversion or a query it would break:
 
@@ -19,8 +19,8 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.commands.inputs import Refused
 from bot.play.table import LEVELS
+from bot.refused import Refused
 from engine import RULESETS, Action, InvalidCard, parse_card
 
 # An id is at most 18 digits: always below 2^63, so a database can bind it.

@@ -20,7 +20,6 @@ from prometheus_client import REGISTRY, Counter, Gauge, Histogram, Info
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from bot.commands.inputs import Refused
 from bot.ops.version import VERSION
 
 P = ParamSpec("P")
@@ -148,6 +147,11 @@ def watch(app: Any) -> None:
     _apps.add(app)
 
 
+def unwatch(app: Any) -> None:
+    """Count ``app``'s tables no more (it stopped)."""
+    _apps.discard(app)
+
+
 # --- the hooks ---------------------------------------------------------------------------
 
 
@@ -168,9 +172,12 @@ def timed_commit(
         start = time.perf_counter()
         try:
             result = await commit(*args, **kwargs)
-        except Refused:  # a lost lease: the database answered
-            raise
-        except Exception:
+        except Exception as exc:
+            # (imported here: the store imports this module to time its commits)
+            from bot.store.records import LeaseLost
+
+            if isinstance(exc, LeaseLost):  # a lost lease: the database answered
+                raise
             COMMIT_FAILURES.inc()
             DATABASE_UP.set(0)
             raise

@@ -86,7 +86,7 @@ async def health(app: Any, probe: Any = None) -> tuple[bool, dict[str, Any]]:
     report["platform"] = {
         name: "connected" if up else "disconnected" for name, up in platforms.items()
     } or "console"
-    report["started"] = bool(getattr(app, "_started", False))
+    report["started"] = bool(app.started)
     report["seconds"] = round(time.monotonic() - started, 3)
     ok = (
         report["database"] == "ok"

@@ -83,9 +83,12 @@ class ApsScheduler:
     NEAR = 3600.0  # seconds: nearer deadlines go on the event loop's timer heap
     EARLY = 0.005  # seconds a loop timer may fire before its wall-clock due
 
-    def __init__(self) -> None:
+    def __init__(self, wall: Callable[[], float] = time.time) -> None:
+        """``wall``: the wall clock deadlines are written in (the system's; a test sets
+        it back to see a timer wait for its due)."""
         from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+        self._wall = wall
         self._aps = AsyncIOScheduler(
             timezone=UTC,
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
@@ -118,7 +121,7 @@ class ApsScheduler:
         if not self._started:
             self._waiting[key] = (due, callback)
             return
-        delay = due - time.time()
+        delay = due - self._wall()
         if delay > self.NEAR:
             self._schedule_far(key, due, callback)
             return
@@ -127,7 +130,7 @@ class ApsScheduler:
 
     def _due(self, key: str, due: float, callback: Callback) -> None:
         del self._timers[key]
-        early = due - time.time()
+        early = due - self._wall()
         if early > self.EARLY:  # the wall clock was set back meanwhile: wait for the rest
             self.schedule(key, due, callback)
             return

@@ -39,7 +39,7 @@ from pydantic_settings import (
 from pydantic_settings.sources.utils import parse_env_vars
 
 from bot.commands import parse
-from bot.commands.inputs import Refused
+from bot.refused import Refused
 from bot.show.i18n import _
 
 ENV_FILE = ".env"

@@ -1,29 +1,45 @@
 """The fair-deal ceremony of a match: commitment, the seed window, drand, the reveal.
 
-A mixin of :class:`bot.app.BeloteApp` (it uses the app's store, clock, scheduler and
-posting). Every step is a log entry committed before anything about it is shown.
+Every step is a log entry committed (through the journal) before anything about it is
+shown. ``/verify`` and ``/replay`` read finished matches back from the store.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
 from bot.commands import parse
-from bot.commands.inputs import Ctx as _Ctx
-from bot.commands.inputs import Refused
+from bot.commands.inputs import Ctx
 from bot.ops import metrics, redact
-from bot.platform import Button, Reply
+from bot.ops.clock import Clock, Randomness
+from bot.platform import Button, Post, Reply
+from bot.play.deadlines import DRAND_GRACE, Deadlines
+from bot.play.entries import (
+    DrandReceived,
+    DrandTimedOut,
+    EntryKind,
+    SeedGiven,
+    SeedsClosed,
+    Started,
+    entry,
+)
+from bot.play.journal import Journal
+from bot.play.registry import TableRegistry
 from bot.play.table import MatchRun, Table
+from bot.refused import Refused
 from bot.show import texts
+from bot.show.dispatch import Dispatch
 from bot.show.i18n import _
-from bot.store import LogEntry, MatchRow, Write
+from bot.show.posting import Presenter, button_code, table_locale
+from bot.store import MatchRow, Store
 from engine.recipe import commitment as seed_commitment
 
 log = logging.getLogger(__name__)
 
-DRAND_GRACE = 5.0  # seconds after the round is due, then deal without drand
+__all__ = ["DRAND_GRACE", "Ceremony", "keep_secrets"]
 
 
 def keep_secrets(run: MatchRun) -> None:
@@ -37,67 +53,104 @@ def keep_secrets(run: MatchRun) -> None:
 
 
 class Ceremony:
-    """Start, seeds, drand, dealing, reveal, /verify and transcripts."""
+    """Start, seeds, drand, dealing, reveal, /verify and transcripts.
 
-    async def _cmd_start(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx, seated=False)
-        async with self._lock(t):
-            self._check_host(ctx, t)
+    ``store``: read only (finished matches for /verify and /replay); every write goes
+    through ``journal``. ``drand``: the beacon client (None: no drand). ``fast``: no
+    seed window; ``use_drand``: name a drand round for each deal."""
+
+    def __init__(
+        self,
+        registry: TableRegistry,
+        journal: Journal,
+        deadlines: Deadlines,
+        presenter: Presenter,
+        dispatch: Dispatch,
+        store: Store,
+        clock: Clock,
+        randomness: Randomness,
+        drand: Any | None,
+        *,
+        fast: bool,
+        use_drand: bool,
+        verify_page: str,
+    ) -> None:
+        self._registry = registry
+        self._journal = journal
+        self._deadlines = deadlines
+        self._presenter = presenter
+        self._dispatch = dispatch
+        self._store = store
+        self._clock = clock
+        self._random = randomness
+        self._drand = drand
+        self._fast = fast
+        self._use_drand = use_drand and drand is not None
+        self._verify_page = verify_page
+        self._drand_tasks: dict[int, asyncio.Task[None]] = {}
+
+    # --- the match begins --------------------------------------------------------------
+
+    async def start(self, ctx: Ctx) -> list[Reply]:
+        """``/start`` (or the Start button): the host starts a full table's match."""
+        t = self._registry.pick(ctx, seated=False)
+        async with self._registry.lock(t):
+            if ctx.user.id != t.host and not ctx.user.is_admin:
+                raise Refused("err-host-only", table=t.tid)
             if t.status == "playing":
                 raise Refused("err-match-running", table=t.tid)
             if t.free_seats():
                 raise Refused("err-seats-free", free=len(t.free_seats()))
-            await self._start_match(t)
+            await self.start_match(t, ctx)
+            assert t.run is not None
         return [Reply(_("ok-started", ctx.locale, table=t.tid, match=f"m{t.run.id}"))]
 
-    async def _start_match(self, t: Table) -> None:
-        mid = await self.store.new_match_id()
-        server_seed = self.random.token_bytes(32, f"server-seed/m{mid}")
-        ai_root = self.random.token_bytes(16, f"ai-seed/m{mid}")
+    async def start_match(self, t: Table, ctx: Ctx | None = None) -> None:
+        """A new match at a full table; the caller holds the table's lock."""
+        mid = await self._journal.new_match_id()
+        server_seed = self._random.token_bytes(32, f"server-seed/m{mid}")
+        ai_root = self._random.token_bytes(16, f"ai-seed/m{mid}")
         commit = seed_commitment(server_seed)
         seats = [s for s in t.seats if s is not None]
         any_human = any(not s.is_bot for s in seats)
-        window = 0.0 if (self.settings.fast or not any_human) else t.settings.seed_window
-        use_drand = self.settings.drand and self.drand is not None
-        now = self.clock.now()
+        window = 0.0 if (self._fast or not any_human) else t.settings.seed_window
+        now = self._clock.now()
         data = MatchRun.start_data(
-            seats, t.settings, server_seed, commit, ai_root, window, use_drand
+            seats, t.settings, server_seed, commit, ai_root, window, self._use_drand
         )
-        start = LogEntry(mid, 0, now, "start", data)
+        start = entry(mid, 0, now, Started(data))
         run = MatchRun.from_start(start, t.id)
         keep_secrets(run)
         t.run = run
         t.status = "playing"
-        self._idle.clear()
+        self._registry.playing()
         row = MatchRow(mid, t.id, t.channel, t.settings.ruleset, commit, now, None, "playing")
-        dl = self._next_deadline(t)
-        await self.store.write(
-            Write(tables=[t.row(now)], new_matches=[row], logs=[start], deadlines={t.id: dl})
-        )
+        await self._journal.start(t, start, row)
+        loc = table_locale(t)
         # the commitment is the first thing of the match anyone sees
-        await self._post(
+        commitment = self._presenter.post(
             t,
             f"commit:{mid}",
             _(
                 "commit-post" if window > 0 else "commit-post-nowindow",
-                self._loc(t),
+                loc,
                 match=f"m{mid}",
                 table=t.tid,
                 commitment=commit,
                 seconds=int(window),
             ),
-            buttons=((Button(_("label-seed", self._loc(t)), self._code(t, "seed")),),)
+            buttons=((Button(_("label-seed", loc), button_code(t, "seed")),),)
             if window > 0
             else (),
         )
-        self._arm(t, dl)
-        await self._post_table(t)
+        await self._dispatch.send([commitment, await self._presenter.table(t)], ctx)
         if window <= 0:
-            await self._close_seeds(t)
+            await self.close_seeds(t, ctx)
 
-    async def _cmd_seed(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx)
-        async with self._lock(t):
+    async def seed(self, ctx: Ctx) -> list[Reply]:
+        """``/seed HEX``: a player's own seed for the deal, during the window."""
+        t = self._registry.pick(ctx)
+        async with self._registry.lock(t):
             run = t.run
             if run is None or run.phase != "seeds":
                 raise Refused("err-no-seed-now")
@@ -109,121 +162,146 @@ class Ceremony:
             if run.seat_seeds[seat] is not None:
                 raise Refused("err-seed-twice")
             redact.register(seed)  # public once the window closes (the seeds post)
-            await self._record(t, [("seed", {"seat": seat, "seed": seed.hex()})])
+            await self._journal.record(t, [SeedGiven(seat, seed.hex())])
             if not run.waiting_for_seeds():
-                await self._close_seeds(t)
+                await self.close_seeds(t, ctx)
             else:
-                await self._post_table(t)
+                await self._dispatch.send([await self._presenter.table(t)], ctx)
         return [Reply(_("ok-seed", ctx.locale, match=f"m{run.id}"))]
 
-    async def _close_seeds(self, t: Table) -> None:
+    async def close_seeds(self, t: Table, ctx: Ctx | None = None) -> None:
         """The window is over: show each seat's seed, then name drand's round (or deal)."""
         run = t.run
         assert run is not None and run.phase == "seeds"
-        data: dict[str, Any] = {"round": None, "due": None}
+        closed = SeedsClosed(None, None)
         if run.use_drand:
             from bot.proof.drand import first_round_after, time_of_round
 
-            r = first_round_after(self.clock.now())
-            data = {"round": r, "due": time_of_round(r)}
-        await self._record(t, [("seeds_closed", data)])
+            r = first_round_after(self._clock.now())
+            closed = SeedsClosed(r, time_of_round(r))
+        await self._journal.record(t, [closed])
         for seed in run.seat_seeds:  # shown on the seeds post from now on
             if seed is not None:
                 redact.forget(seed)
+        loc = table_locale(t)
+        posts: list[Post] = []
         if run.seed_window > 0:  # the window is shut: the commitment keeps no seed button
-            await self._post(
-                t,
-                f"commit:{run.id}",
-                _(
-                    "commit-post-nowindow",
-                    self._loc(t),
-                    match=f"m{run.id}",
-                    table=t.tid,
-                    commitment=run.commitment,
-                ),
+            text = _(
+                "commit-post-nowindow",
+                loc,
+                match=f"m{run.id}",
+                table=t.tid,
+                commitment=run.commitment,
             )
-        await self._post(t, f"seeds:{run.id}", texts.seeds_text(run, self._loc(t)))
+            posts.append(self._presenter.post(t, f"commit:{run.id}", text))
+        posts.append(self._presenter.post(t, f"seeds:{run.id}", texts.seeds_text(run, loc)))
         if run.phase == "drand":
-            await self._post_drand(t)
-            self._start_drand(t)
-            await self._post_table(t)
+            posts += [self._drand_post(t), await self._presenter.table(t)]
+            await self._dispatch.send(posts, ctx)
+            self.start_drand(t)
         else:
-            await self._after_deal(t)
+            await self._dispatch.send(posts + await self._dealt(t), ctx)
 
-    async def _post_drand(self, t: Table) -> None:
+    # --- drand -------------------------------------------------------------------------
+
+    def _drand_post(self, t: Table) -> Post:
         run = t.run
         assert run is not None
-        loc = self._loc(t)
+        loc = table_locale(t)
         if run.drand_status == "pending":
             text = _("drand-named", loc, round=run.drand_round)
         elif run.drand_status == "ok":
             text = _("drand-ok", loc, round=run.drand_round, value=(run.drand_value or b"").hex())
         else:
             text = _("drand-timeout", loc, round=run.drand_round)
-        await self._post(t, f"drand:{run.id}", text)
+        return self._presenter.post(t, f"drand:{run.id}", text)
 
-    def _start_drand(self, t: Table) -> None:
+    def start_drand(self, t: Table) -> None:
+        """Fetch the named round in the background (at most one fetch per table)."""
         run = t.run
-        if run is None or run.drand_round is None or self.drand is None:
+        if run is None or run.drand_round is None or self._drand is None:
             return
         old = self._drand_tasks.get(t.id)
         if old is not None and not old.done():
             return
         self._drand_tasks[t.id] = asyncio.create_task(self._fetch_drand(t, run.id))
 
+    def drand_done(self, table_id: int) -> bool:
+        """Has the table's drand fetch (if one was started) ended?"""
+        task = self._drand_tasks.get(table_id)
+        return task is None or task.done()
+
+    def stop_drand(self, t: Table) -> None:
+        """The table is closed or run elsewhere: its fetch stops."""
+        task = self._drand_tasks.pop(t.id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def cancel_drand(self) -> None:
+        """Every fetch is cancelled, not awaited (the bot halts)."""
+        for task in self._drand_tasks.values():
+            task.cancel()
+
+    async def stop(self) -> None:
+        """Every fetch stops (the bot stops)."""
+        tasks = list(self._drand_tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._drand_tasks.clear()
+
     async def _fetch_drand(self, t: Table, match_id: int) -> None:
         run = t.run
         assert run is not None and run.drand_round is not None and run.drand_due is not None
+        assert self._drand is not None  # started only with a drand client
         try:
-            beacon = await self.drand.fetch_until(
-                run.drand_round, deadline=run.drand_due + DRAND_GRACE, clock=self.clock
+            beacon = await self._drand.fetch_until(
+                run.drand_round, deadline=run.drand_due + DRAND_GRACE, clock=self._clock
             )
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("drand fetch failed")
             beacon = None
-        async with self._lock(t):
+        async with self._registry.lock(t):
             run = t.run
             if run is None or run.id != match_id or run.phase != "drand":
                 return
             if beacon is not None and beacon.round == run.drand_round:
-                await self._record(
-                    t,
-                    [
-                        (
-                            "drand",
-                            {
-                                "round": beacon.round,
-                                "randomness": beacon.randomness.hex(),
-                                "signature": beacon.signature.hex(),
-                            },
-                        )
-                    ],
+                received = DrandReceived(
+                    beacon.round, beacon.randomness.hex(), beacon.signature.hex()
                 )
+                await self._journal.record(t, [received])
             else:
                 metrics.drand_beacon("fallback")
-                await self._record(t, [("drand_timeout", {"round": run.drand_round})])
-            await self._post_drand(t)
-            await self._after_deal(t)
+                await self._journal.record(t, [DrandTimedOut(run.drand_round)])
+            await self._dispatch.send([self._drand_post(t), *await self._dealt(t)])
 
-    async def _drand_timeout(self, t: Table) -> None:
+    async def drand_timeout(self, t: Table) -> None:
+        """drand's grace is over: deal without it; the caller holds the table's lock."""
         run = t.run
         assert run is not None
         metrics.drand_beacon("fallback")
-        await self._record(t, [("drand_timeout", {"round": run.drand_round})])
-        task = self._drand_tasks.pop(t.id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-        await self._post_drand(t)
-        await self._after_deal(t)
+        await self._journal.record(t, [DrandTimedOut(run.drand_round)])
+        self.stop_drand(t)
+        await self._dispatch.send([self._drand_post(t), *await self._dealt(t)])
 
-    async def _after_deal(self, t: Table) -> None:
-        await self._post_table(t)
-        await self._post_hands(t, list(range(4)))
+    async def _dealt(self, t: Table) -> list[Post]:
+        return [await self._presenter.table(t), *await self._presenter.hands(t, list(range(4)))]
+
+    # --- the end -----------------------------------------------------------------------
+
+    def reveal(self, t: Table) -> list[Post]:
+        """The match is over: its server seed is public from this post on."""
+        run = t.run
+        assert run is not None
+        redact.forget(run.server_seed)
+        return [self._presenter.reveal(t)]
 
     async def _finished_match(
-        self, ctx: _Ctx, words: list[str], none: str = "err-no-match-to-verify"
+        self, ctx: Ctx, words: list[str], none: str = "err-no-match-to-verify"
     ) -> MatchRow:
         """The finished match of this channel that ``/verify`` or ``/replay`` is about:
         named (``m12``) among ``words``, else the latest. Only a finished match: before
@@ -233,16 +311,17 @@ class Ceremony:
             if not parse.is_table_ref(a):
                 mid = parse.match_ref(a)
         if mid is None:
-            row = await self.store.latest_match(ctx.channel.id, ended=True)
+            row = await self._store.latest_match(ctx.channel.id, ended=True)
         else:
-            row = await self.store.match(mid)
+            row = await self._store.match(mid)
         if row is None or row.channel != ctx.channel.id:
             raise Refused(none)
         if row.status == "playing":
             raise Refused("err-match-not-over", match=f"m{row.id}")
         return row
 
-    async def _cmd_verify(self, ctx: _Ctx) -> list[Reply]:
+    async def verify(self, ctx: Ctx) -> list[Reply]:
+        """``/verify [MATCH]``: the checks of a finished match, and its transcript."""
         row = await self._finished_match(ctx, ctx.args)
         try:
             transcript = await self.transcript(row.id)
@@ -252,8 +331,8 @@ class Ceremony:
         from bot.proof.verify import verify_transcript
 
         # With a drand client configured, compare the value with what drand itself serves.
-        online = self.drand is not None and transcript.drand is not None
-        report = await verify_transcript(transcript, online=online, drand_client=self.drand)
+        online = self._drand is not None and transcript.drand is not None
+        report = await verify_transcript(transcript, online=online, drand_client=self._drand)
         loc = ctx.locale
         if report.ok:
             text = _("verify-ok", loc, match=f"m{row.id}", checks=len(report.checks))
@@ -263,7 +342,7 @@ class Ceremony:
         # The transcript goes with the answer, and the page that checks it on the player's
         # own device: nobody has to take the bot's word for its own deals.
         name = f"belote-m{row.id}.json"
-        page = _("verify-page", loc, url=self.settings.verify_page, file=name)
+        page = _("verify-page", loc, url=self._verify_page, file=name)
         return [
             Reply(
                 f"{text}\n{page}",
@@ -273,13 +352,13 @@ class Ceremony:
             )
         ]
 
-    async def _cmd_replay(self, ctx: _Ctx) -> list[Reply]:
+    async def replay(self, ctx: Ctx) -> list[Reply]:
         """``/replay [MATCH] [DEAL]``: an animated picture of one played deal of a finished
         match (the last one when DEAL is left out), every hand shown, for the asker only."""
         deals = [n for n in map(parse.deal_number, ctx.args) if n is not None]
         words = [a for a in ctx.args if not parse.is_number(a)]
         row = await self._finished_match(ctx, words, "err-no-match-to-replay")
-        entries = await self.store.log(row.id)
+        entries = await self._store.log(row.id)
         run = MatchRun.replay(entries, 0)
         played = [d for d in (run.match.deals if run.match else []) if d.result is not None]
         if not played:
@@ -290,10 +369,8 @@ class Ceremony:
         record = played[number - 1]
         names = [s.name for s in run.seats]
         image = None
-        if self._render is not None:
-            image = await self._picture(
-                self._render.render_replay, record, names, tr=self._render.tr(ctx.locale)
-            )
+        if self._presenter.draws:
+            image = await self._presenter.replay_picture(record, names, ctx.locale)
         text = _("replay-caption", ctx.locale, match=f"m{row.id}", deal=number, deals=len(played))
         return [Reply(text, image=image, image_name=f"replay-m{row.id}-{number}.gif")]
 
@@ -302,7 +379,7 @@ class Ceremony:
         from bot.proof.drand import Beacon
         from bot.proof.transcript import transcript_from_match
 
-        entries = await self.store.log(match_id)
+        entries = await self._store.log(match_id)
         if not entries:
             raise LookupError(f"no match m{match_id}")
         run = MatchRun.replay(entries, 0)
@@ -310,7 +387,7 @@ class Ceremony:
             raise LookupError(f"match m{match_id} was never dealt")
         beacon = None
         for e in entries:
-            if e.kind == "drand":
+            if e.kind == EntryKind.DRAND:
                 beacon = Beacon(
                     e.data["round"],
                     bytes.fromhex(e.data["randomness"]),
@@ -324,22 +401,4 @@ class Ceremony:
             drand=beacon,
             reveal=run.over,
             target=run.target,
-        )
-
-    async def _post_reveal(self, t: Table) -> None:
-        run = t.run
-        assert run is not None
-        redact.forget(run.server_seed)  # public from this post on
-        loc = self._loc(t)
-        await self._post(
-            t,
-            f"reveal:{run.id}",
-            _(
-                # closed before its first deal: nothing to /verify, so no invitation to
-                "reveal-post" if run.match is not None else "reveal-post-undealt",
-                loc,
-                match=f"m{run.id}",
-                seed=run.server_seed.hex(),
-                commitment=run.commitment,
-            ),
         )

@@ -3,29 +3,85 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from bot.commands import parse
-from bot.commands.inputs import Ctx as _Ctx
-from bot.commands.inputs import Refused
+from bot.commands.inputs import Ctx
+from bot.ops.clock import Clock
 from bot.platform import Reply
+from bot.play.ceremony import Ceremony
+from bot.play.deadlines import Deadlines
+from bot.play.entries import Aborted, Left
+from bot.play.journal import Journal
+from bot.play.registry import TableRegistry
 from bot.play.table import BOT_NAMES, Seat, Table, TableSettings
+from bot.play.tournament_tables import Closing, MatchResults
+from bot.refused import Refused
 from bot.show import texts
+from bot.show.dispatch import Dispatch
 from bot.show.i18n import _
-from bot.store import TableRow, Write
+from bot.show.posting import Presenter
+from bot.store import TableRow
 from engine import RULESETS
 
 log = logging.getLogger(__name__)
 
 
-class Lobby:
-    """Seats, bots and the table's life before and between matches."""
+@dataclass(frozen=True)
+class NewTables:
+    """What a new table gets unless its creator says otherwise."""
 
-    async def _cmd_create(self, ctx: _Ctx) -> list[Reply]:
-        s = self.settings
+    ruleset: str = "club"
+    timer: float = 60.0
+    seed_window: float = 20.0
+    ai_level: str = "normal"
+    max_per_channel: int = 20
+
+
+class Lobby:
+    """Seats, bots and the table's life before and between matches.
+
+    ``closing``: how a running match is stopped when its last player leaves or its host
+    closes the table (the turns); ``results``: told when a tournament table's seat is
+    taken."""
+
+    def __init__(
+        self,
+        registry: TableRegistry,
+        journal: Journal,
+        deadlines: Deadlines,
+        presenter: Presenter,
+        dispatch: Dispatch,
+        ceremony: Ceremony,
+        closing: Closing,
+        results: MatchResults,
+        clock: Clock,
+        defaults: NewTables,
+    ) -> None:
+        self._registry = registry
+        self._journal = journal
+        self._deadlines = deadlines
+        self._presenter = presenter
+        self._dispatch = dispatch
+        self._ceremony = ceremony
+        self._closing = closing
+        self._results = results
+        self._clock = clock
+        self._defaults = defaults
+
+    async def _show_table(self, t: Table, ctx: Ctx) -> None:
+        await self._dispatch.send([await self._presenter.table(t)], ctx)
+
+    def _check_host(self, ctx: Ctx, t: Table) -> None:
+        if ctx.user.id != t.host and not ctx.user.is_admin:
+            raise Refused("err-host-only", table=t.tid)
+
+    async def create(self, ctx: Ctx) -> list[Reply]:
+        s = self._defaults
         settings = TableSettings(
             ruleset=s.ruleset,
             timer=s.timer,
-            seed_window=0.0 if s.fast else s.seed_window,
+            seed_window=s.seed_window,
             ai_level=s.ai_level,
         )
         args = list(ctx.args)
@@ -50,21 +106,21 @@ class Lobby:
                     settings.seed_window = parse.seed_window(value)
             else:
                 raise Refused("err-create-arg", arg=parse.echo(word), rulesets=", ".join(RULESETS))
-        if await self._live_tables(ctx.channel.id) >= self.settings.max_tables_per_channel:
+        if await self._live_tables(ctx.channel.id) >= s.max_per_channel:
             raise Refused("err-too-many-tables")
-        now = self.clock.now()
+        now = self._clock.now()
         seat = Seat("human", ctx.user.name, ctx.user.id, locale=ctx.user.locale)
         t = Table(
-            id=await self.store.new_table_id(),
+            id=await self._journal.new_table_id(),
             channel=ctx.channel.id,
             host=ctx.user.id,
             settings=settings,
             seats=[seat, None, None, None],
             created_at=now,
         )
-        await self.store.write(Write(tables=[t.row(now)]))
-        self.tables[t.id] = t
-        await self._post_table(t)
+        await self._journal.save(t)
+        self._registry.add(t)
+        await self._show_table(t, ctx)
         return [Reply(_("ok-created", ctx.locale, table=t.tid, ruleset=settings.ruleset))]
 
     async def _live_tables(self, channel: str) -> int:
@@ -72,11 +128,11 @@ class Lobby:
         answer does not depend on which process a player reaches): a match in progress,
         or a table someone sits at or is still setting up; not a table whose match is
         over and where nobody sits any more."""
-        rows = await self.store.channel_tables(channel)
+        rows = await self._journal.channel_rows(channel)
         return sum(1 for r in rows if is_live(r))
 
-    async def _cmd_list(self, ctx: _Ctx) -> list[Reply]:
-        here = self._channel_tables(ctx.channel)
+    async def list_tables(self, ctx: Ctx) -> list[Reply]:
+        here = self._registry.in_channel(ctx.channel)
         if not here:
             return [Reply(_("list-none", ctx.locale))]
         lines = [_("list-header", ctx.locale)]
@@ -93,9 +149,9 @@ class Lobby:
             )
         return [Reply("\n".join(lines))]
 
-    async def _cmd_join(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx, seated=False)
-        async with self._lock(t):
+    async def join(self, ctx: Ctx) -> list[Reply]:
+        t = self._registry.pick(ctx, seated=False)
+        async with self._registry.lock(t):
             now_at = t.seat_of(ctx.user.id)
             if now_at is not None and (not ctx.args or t.status != "open" or t.ref is not None):
                 raise Refused("err-already-seated", table=t.tid)
@@ -110,17 +166,17 @@ class Lobby:
             if now_at is not None:  # between matches, ``/join SEAT`` moves to that seat
                 t.seats[now_at] = None
             t.seats[seat] = Seat("human", ctx.user.name, ctx.user.id, locale=ctx.user.locale)
-            await self._save_table(t)
+            await self._journal.save(t)
             full = t.ref is not None and not t.free_seats()
-            if full:
-                await self._start_match(t)  # a tournament table starts once all are seated
+            if full:  # a tournament table starts once all are seated
+                await self._ceremony.start_match(t, ctx)
         if t.ref is not None:
-            self._hook(self._tournament_seated(t.ref, ctx.user.id))
+            self._results.seated(t.ref, ctx.user.id)
         if not full:
-            await self._post_table(t)
+            await self._show_table(t, ctx)
         return [Reply(_("ok-joined", ctx.locale, table=t.tid, seat=texts.seat_label(seat)))]
 
-    def _seat_arg(self, ctx: _Ctx, t: Table) -> int:
+    def _seat_arg(self, ctx: Ctx, t: Table) -> int:
         free = t.free_seats()
         if not free:
             raise Refused("err-table-full", table=t.tid)
@@ -131,33 +187,34 @@ class Lobby:
             return seat
         return free[0]
 
-    async def _cmd_leave(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx)
-        async with self._lock(t):
+    async def leave(self, ctx: Ctx) -> list[Reply]:
+        t = self._registry.pick(ctx)
+        async with self._registry.lock(t):
             seat = t.seat_of(ctx.user.id)
             assert seat is not None
-            await self._unseat(t, seat, kicked=False)
+            await self._unseat(ctx, t, seat, kicked=False)
         return [Reply(_("ok-left", ctx.locale, table=t.tid))]
 
-    async def _unseat(self, t: Table, seat: int, *, kicked: bool) -> None:
+    async def _unseat(self, ctx: Ctx, t: Table, seat: int, *, kicked: bool) -> None:
         """Free a seat; during a match, an AI plays it to the end (nobody waits)."""
         run = t.run
         if run is not None and not run.over:
             t.seats[seat] = None
-            await self._record(t, [("leave", {"seat": seat, "kicked": kicked})], save_table=True)
-            await self._after_change(t, [])
+            await self._journal.record(t, [Left(seat, kicked)], save_table=True)
+            await self._closing.changed(t, [], None, ctx)
             return
         t.seats[seat] = None
         if all(s is None for s in t.seats):
             t.status = "closed"  # the creator stays host: a table of bots can still start
-            self._disarm(t)
-        await self._save_table(t)
-        await self._post_table(t)
+            self._deadlines.disarm(t)
+            self._ceremony.stop_drand(t)
+        await self._journal.save(t)
+        await self._show_table(t, ctx)
         if t.status == "closed":
-            self._forget(t)
+            self._registry.forget(t)
 
-    async def _cmd_addbot(self, ctx: _Ctx) -> list[Reply]:
-        level = self.settings.ai_level
+    async def addbot(self, ctx: Ctx) -> list[Reply]:
+        level = self._defaults.ai_level
         rest = []
         for a in ctx.args:
             if parse.is_table_ref(a) or parse.is_number(a):
@@ -165,8 +222,8 @@ class Lobby:
             else:
                 level = parse.level(a)
         ctx.args = rest
-        t = self._pick_table(ctx, seated=False)
-        async with self._lock(t):
+        t = self._registry.pick(ctx, seated=False)
+        async with self._registry.lock(t):
             self._check_host(ctx, t)
             if t.status != "open":
                 raise Refused("err-match-running", table=t.tid)
@@ -174,39 +231,40 @@ class Lobby:
             used = {s.name for s in t.seats if s is not None}
             name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat + 1}")
             t.seats[seat] = Seat("bot", name, None, level=level)
-            await self._save_table(t)
-        await self._post_table(t)
+            await self._journal.save(t)
+        await self._show_table(t, ctx)
         return [Reply(_("ok-bot-added", ctx.locale, table=t.tid, seat=texts.seat_label(seat)))]
 
-    async def _cmd_kick(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx, seated=False)
+    async def kick(self, ctx: Ctx) -> list[Reply]:
+        t = self._registry.pick(ctx, seated=False)
         self._check_host(ctx, t)
         if not ctx.args:
             raise Refused("err-seat-number")
         seat = parse.seat_number(ctx.args[0])
-        async with self._lock(t):
+        async with self._registry.lock(t):
             if t.seats[seat] is None:
                 raise Refused("err-seat-empty", seat=texts.seat_label(seat))
-            await self._unseat(t, seat, kicked=True)
+            await self._unseat(ctx, t, seat, kicked=True)
         return [Reply(_("ok-kicked", ctx.locale, table=t.tid, seat=texts.seat_label(seat)))]
 
-    async def _cmd_close(self, ctx: _Ctx) -> list[Reply]:
-        t = self._pick_table(ctx, seated=False)
+    async def close(self, ctx: Ctx) -> list[Reply]:
+        t = self._registry.pick(ctx, seated=False)
         self._check_host(ctx, t)
-        async with self._lock(t):
+        async with self._registry.lock(t):
             if t.status == "closed":
                 raise Refused("err-no-such-table", table=t.tid)
             run = t.run
             if run is not None and not run.over:
                 t.status = "closed"
-                await self._record(t, [("abort", {"by": ctx.user.id})], save_table=True)
-                await self._after_change(t, [])
+                await self._journal.record(t, [Aborted(ctx.user.id)], save_table=True)
+                await self._closing.changed(t, [], None, ctx)
             else:
                 t.status = "closed"
-                await self._save_table(t)
-                await self._post_table(t)
-            self._disarm(t)
-        self._forget(t)
+                await self._journal.save(t)
+                await self._show_table(t, ctx)
+            self._deadlines.disarm(t)
+            self._ceremony.stop_drand(t)
+        self._registry.forget(t)
         return [Reply(_("ok-closed", ctx.locale, table=t.tid))]
 
 

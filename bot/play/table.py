@@ -12,8 +12,23 @@ import hashlib
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.store import LogEntry, TableRow
-from engine import Action, DeckInputs, Match
+from bot.play.entries import (
+    Aborted,
+    ActionTaken,
+    BeloteIntent,
+    By,
+    CameBack,
+    DrandReceived,
+    DrandTimedOut,
+    Ended,
+    Left,
+    SeedGiven,
+    SeedsClosed,
+    Started,
+    decode,
+)
+from bot.store.records import LogEntry, TableRow
+from engine import Action, DeckInputs, Event, Match
 
 LEVELS = ("easy", "normal", "hard", "expert")
 BOT_NAMES = ("Ada", "Bruno", "Chloe", "Dario")
@@ -81,6 +96,18 @@ class Table:
     @property
     def tid(self) -> str:
         return f"t{self.id}"
+
+    def reset_to(self, stored: Table) -> None:
+        """Take the state of ``stored``, this same table as read back from the store
+        (after a failed commit: memory never runs ahead of the database). The object
+        stays the one every room and the registry hold."""
+        if stored.id != self.id:
+            raise ValueError(f"table t{stored.id} is not t{self.id}")
+        self.channel, self.host, self.settings = stored.channel, stored.host, stored.settings
+        self.seats, self.status, self.run = stored.seats, stored.status, stored.run
+        self.created_at, self.updated_at = stored.created_at, stored.updated_at
+        self.last_match, self.ref = stored.last_match, stored.ref
+        self.reserved, self.title = stored.reserved, stored.title
 
     def seat_of(self, user_id: str) -> int | None:
         for i, s in enumerate(self.seats):
@@ -171,8 +198,8 @@ class MatchRun:
     left: list[bool] = field(default_factory=lambda: [False] * SEATS)
     belote_intent: list[bool] = field(default_factory=lambda: [False] * SEATS)
     aborted: bool = False
-    last_events: list[Any] = field(default_factory=list)
-    last_action: tuple[int, str, str] | None = None  # seat, action text, by
+    last_events: list[Event] = field(default_factory=list)
+    last_action: tuple[int, str, By] | None = None  # seat, action text, by
     entries: list[LogEntry] = field(default_factory=list)
 
     # --- building ------------------------------------------------------------------------
@@ -265,64 +292,71 @@ class MatchRun:
 
     # --- the one way state changes ---------------------------------------------------------
 
-    def apply(self, e: LogEntry) -> list[Any]:
+    def apply(self, e: LogEntry) -> list[Event]:
         """Apply one committed log entry; returns the engine events it caused."""
         if e.seq != self.seq:
             raise ValueError(f"log entry {e.seq} of match {self.id} out of order")
+        typed = decode(e)
         self.seq += 1
         self.last_at = e.at
         self.entries.append(e)
-        d = e.data
-        events: list[Any] = []
-        if e.kind == "seed":
-            self.seat_seeds[d["seat"]] = bytes.fromhex(d["seed"])
-        elif e.kind == "seeds_closed":
-            self.drand_round = d.get("round")
-            self.drand_due = d.get("due")
-            if self.drand_round is None:
+        events: list[Event] = []
+        match typed:
+            case SeedGiven(seat, seed):
+                self.seat_seeds[seat] = bytes.fromhex(seed)
+            case SeedsClosed(rnd, due):
+                self.drand_round = rnd
+                self.drand_due = due
+                if rnd is None:
+                    events = self._deal()
+                else:
+                    self.phase = "drand"
+                    self.drand_status = "pending"
+            case DrandReceived(_, randomness, _):
+                self.drand_value = bytes.fromhex(randomness)
+                self.drand_status = "ok"
                 events = self._deal()
-            else:
-                self.phase = "drand"
-                self.drand_status = "pending"
-        elif e.kind == "drand":
-            self.drand_value = bytes.fromhex(d["randomness"])
-            self.drand_status = "ok"
-            events = self._deal()
-        elif e.kind == "drand_timeout":
-            self.drand_status = "timeout"
-            events = self._deal()
-        elif e.kind == "action":
-            seat, by = d["seat"], d["by"]
-            assert self.match is not None
-            events = self.match.apply(seat, Action.parse(d["action"]))
-            self.last_action = (seat, d["action"], by)
-            self.belote_intent[seat] = False
-            if by == "timeout":
-                self.timeouts[seat] += 1
-                if self.timeouts[seat] >= 2:
-                    self.replaced[seat] = True
-            elif by == "player":
+            case DrandTimedOut():
+                self.drand_status = "timeout"
+                events = self._deal()
+            case ActionTaken(seat, action, by):
+                assert self.match is not None
+                events = self.match.apply(seat, Action.parse(action))
+                self.last_action = (seat, action, by)
+                self.belote_intent[seat] = False
+                if by is By.TIMEOUT:
+                    self.timeouts[seat] += 1
+                    if self.timeouts[seat] >= 2:
+                        self.replaced[seat] = True
+                elif by is By.PLAYER:
+                    self.timeouts[seat] = 0
+                if self.match.to_move is None:
+                    self.phase = "over"
+            case CameBack(seat):
+                self.replaced[seat] = False
                 self.timeouts[seat] = 0
-            if self.match.to_move is None:
+            case BeloteIntent(seat, belote):
+                self.belote_intent[seat] = belote
+            case Left(seat, _):
+                self.left[seat] = True
+            case Aborted():
+                self.aborted = True
                 self.phase = "over"
-        elif e.kind == "back":
-            self.replaced[d["seat"]] = False
-            self.timeouts[d["seat"]] = 0
-        elif e.kind == "intent":
-            self.belote_intent[d["seat"]] = bool(d.get("belote"))
-        elif e.kind == "leave":
-            self.left[d["seat"]] = True
-        elif e.kind == "abort":
-            self.aborted = True
-            self.phase = "over"
-        elif e.kind == "end":
-            self.phase = "over"
-        else:
-            raise ValueError(f"unknown log entry kind {e.kind!r}")
+            case Ended():
+                self.phase = "over"
+            case Started():
+                raise ValueError(f"match {self.id} started twice")
         self.last_events = events
         return events
 
-    def _deal(self) -> list[Any]:
+    def entry_at(self, seq: int) -> ActionTaken | None:
+        """The action logged at ``seq`` (to tell a double press from a stale one)."""
+        if not 0 < seq < len(self.entries):
+            return None
+        typed = decode(self.entries[seq])
+        return typed if isinstance(typed, ActionTaken) else None
+
+    def _deal(self) -> list[Event]:
         self.match = Match(ruleset=self.ruleset, inputs=self.deck_inputs(), target=self.target)
         self.phase = "play"
         return []

@@ -1,41 +1,64 @@
-"""The app as the tournament runner's ``TableHost`` (see docs/tournaments.md).
+"""Tournament tables: the core as the tournament runner's ``TableHost`` (see
+docs/tournaments.md), and the results that go back to it.
 
 Tournament tables are reserved for two teams and start once the four are seated; their
 result (and every rated match) goes back to the runner after the table's lock is
-released, since the runner may call back into the app.
+released, since the runner may call back into the core.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol
 
-from bot.platform import Channel, Reply, User
+from bot.commands.inputs import Ctx
+from bot.ops.clock import Clock
+from bot.play.ceremony import Ceremony
+from bot.play.deadlines import Deadlines
+from bot.play.entries import Aborted
+from bot.play.hooks import Hooks
+from bot.play.journal import Journal
+from bot.play.registry import TableRegistry
 from bot.play.table import BOT_NAMES, MatchRun, Seat, Table, TableSettings
-from bot.store import Write
+from bot.show.dispatch import Dispatch
+from bot.show.posting import Presenter
+from bot.store import Store
+from bot.tournaments.tables import TableRequest
 
 log = logging.getLogger(__name__)
 
 
-class TournamentHost:
-    """TableHost: open and close tournament tables; results and ratings back."""
+class TournamentService(Protocol):
+    """What the core tells the tournament runner (``bot.tournaments.runner``)."""
 
-    async def _tournament_command(
-        self, user: User, channel: Channel, name: str, args: list[str]
-    ) -> list[Reply]:
-        try:
-            from bot.tournaments.commands import COMMANDS
-        except ImportError:
-            return [self._refusal(user, "err-unknown-command", command=f"/{name}")]
-        return await COMMANDS[name](self, user, channel, args)
+    async def on_seated(self, table_ref: str, user_id: str) -> None: ...
 
-    async def _tournament_seated(self, ref: str, user_id: str) -> None:
-        if self.tournaments is not None:
-            await self.tournaments.on_seated(ref, user_id)
+    async def on_match_end(self, table_ref: str, winner: int | None, a: int, b: int) -> None: ...
 
-    async def _match_ended(self, t: Table, run: MatchRun) -> None:
+    async def on_rated_match(self, *args: Any, **kwargs: Any) -> None: ...
+
+
+class MatchResults:
+    """Tells the tournament service (once attached) who sat down and how matches ended,
+    each call after the table's lock is released (through ``hooks``)."""
+
+    def __init__(self, hooks: Hooks) -> None:
+        self._hooks = hooks
+        self._service: TournamentService | None = None
+
+    def attach(self, service: TournamentService | None) -> None:
+        self._service = service
+
+    def seated(self, ref: str, user_id: str) -> None:
+        if self._service is not None:
+            self._hooks.run(self._service.on_seated(ref, user_id))
+
+    def ended(self, t: Table, run: MatchRun) -> None:
+        self._hooks.run(self._ended(t, run))
+
+    async def _ended(self, t: Table, run: MatchRun) -> None:
         """Tell the tournament runner (its table's result) and the ratings (rated match)."""
-        service = self.tournaments
+        service = self._service
         if service is None or run.aborted or run.match is None:
             return
         m = run.match
@@ -58,26 +81,70 @@ class TournamentHost:
                 from_lobby=t.ref is None,
             )
 
-    async def open_tournament_table(self, request: Any) -> None:
-        """TableHost: a table reserved for two teams (a in seats 1 and 3, b in 2 and 4).
-        The same key gives the same table, also after a restart."""
-        for t in self.tables.values():
-            if t.ref == request.key:
-                run = t.run
-                if run is not None and run.over and not run.aborted:
-                    self._hook(self._match_ended(t, run))  # the runner may have missed it
-                return
-        row = await self.store.table_by_ref(request.key)
+
+class Closing(Protocol):
+    """How a table's running match is stopped (the turns: commit, then show the end)."""
+
+    async def changed(
+        self, t: Table, events: list[Any], actor: int | None = None, ctx: Ctx | None = None
+    ) -> None: ...
+
+
+class TournamentTables:
+    """TableHost: open and close tournament tables. ``store``: read only (a table's row
+    by its key, a finished match's log); every write goes through ``journal``."""
+
+    def __init__(
+        self,
+        registry: TableRegistry,
+        journal: Journal,
+        deadlines: Deadlines,
+        presenter: Presenter,
+        dispatch: Dispatch,
+        ceremony: Ceremony,
+        closing: Closing,
+        results: MatchResults,
+        store: Store,
+        clock: Clock,
+        *,
+        timer: float,
+        seed_window: float,
+        ai_level: str,
+    ) -> None:
+        self._registry = registry
+        self._journal = journal
+        self._deadlines = deadlines
+        self._presenter = presenter
+        self._dispatch = dispatch
+        self._ceremony = ceremony
+        self._closing = closing
+        self._results = results
+        self._store = store
+        self._clock = clock
+        self._timer = timer
+        self._seed_window = seed_window
+        self._ai_level = ai_level
+
+    async def open_tournament_table(self, request: TableRequest) -> None:
+        """A table reserved for two teams (a in seats 1 and 3, b in 2 and 4). The same
+        key gives the same table, also after a restart."""
+        here = self._registry.by_ref(request.key)
+        if here is not None:
+            run = here.run
+            if run is not None and run.over and not run.aborted:
+                self._results.ended(here, run)  # the runner may have missed it
+            return
+        row = await self._store.table_by_ref(request.key)
         if row is not None:  # closed: its match ended (or was stopped) before a restart
             done = Table.from_row(row)
             if done.last_match is not None:
-                entries = await self.store.log(done.last_match)
+                entries = await self._store.log(done.last_match)
                 if entries:
                     run = MatchRun.replay(entries, done.id)
                     if run.over and not run.aborted:
-                        self._hook(self._match_ended(done, run))
+                        self._results.ended(done, run)
             return
-        now = self.clock.now()
+        now = self._clock.now()
         a, b = list(request.team_a), list(request.team_b)
         reserved: list[str | None] = [
             a[0] if a else None,
@@ -86,42 +153,43 @@ class TournamentHost:
             b[1] if len(b) > 1 else None,
         ]
         t = Table(
-            id=await self.store.new_table_id(),
+            id=await self._journal.new_table_id(),
             channel=request.channel,
             host="tournament",
             settings=TableSettings(
                 ruleset=request.ruleset,
-                timer=self.settings.timer,
-                seed_window=0.0 if self.settings.fast else self.settings.seed_window,
-                ai_level=self.settings.ai_level,
+                timer=self._timer,
+                seed_window=self._seed_window,
+                ai_level=self._ai_level,
                 rated=True,
             ),
             seats=[None] * 4,
             created_at=now,
             ref=request.key,
             reserved=reserved,
-            title=str(getattr(request, "title", "")),
+            title=request.title,
         )
         for i, uid in enumerate(reserved):
             if uid is None:  # a team of one: a bot takes the partner's seat
-                t.seats[i] = Seat("bot", BOT_NAMES[i], None, level=self.settings.ai_level)
-        await self.store.write(Write(tables=[t.row(now)]))
-        self.tables[t.id] = t
-        await self._post_table(t)
+                t.seats[i] = Seat("bot", BOT_NAMES[i], None, level=self._ai_level)
+        await self._journal.save(t)
+        self._registry.add(t)
+        await self._dispatch.send([await self._presenter.table(t)])
 
     async def close_tournament_table(self, table_ref: str, reason: str) -> None:
-        """TableHost: the match was decided without this table: stop it."""
-        for t in list(self.tables.values()):
+        """The match was decided without this table: stop it."""
+        for t in self._registry:
             if t.ref != table_ref or t.status == "closed":
                 continue
-            async with self._lock(t):
+            async with self._registry.lock(t):
                 run = t.run
                 t.status = "closed"
                 if run is not None and not run.over:
-                    await self._record(t, [("abort", {"by": "tournament", "reason": reason})])
-                    await self._after_change(t, [])
+                    await self._journal.record(t, [Aborted("tournament", reason)])
+                    await self._closing.changed(t, [])
                 else:
-                    await self._save_table(t)
-                    await self._post_table(t)
-                self._disarm(t)
-            self._forget(t)
+                    await self._journal.save(t)
+                    await self._dispatch.send([await self._presenter.table(t)])
+                self._deadlines.disarm(t)
+                self._ceremony.stop_drand(t)
+            self._registry.forget(t)

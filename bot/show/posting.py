@@ -1,36 +1,63 @@
-"""What the app shows: the table message, private hands, pictures.
+"""The presenter: a table's state as posts (the table message, private hands, results).
 
-Posts are delivered through the platform; pictures are drawn by ``bot.show.render`` (when it
-is present) in a worker thread, so drawing never stalls the other tables.
+It only builds: every method returns the posts (or the one post) to show, and the room
+that holds the table's lock hands them to :class:`bot.show.dispatch.Dispatch`. Pictures
+are drawn by ``bot.show.render`` in a worker thread, so drawing never stalls the other
+tables. Each post is stamped with a version (the order the presenter made it in), so an
+adapter knows which of two versions of one key is the newer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from bot.ops import metrics
+from bot.ops.clock import Clock
 from bot.platform import Button, Channel, Post
 from bot.play.table import Table
 from bot.show import render, texts
 from bot.show.i18n import _, has_text
+from engine import Action, Event
 
 log = logging.getLogger(__name__)
 
+Rows = tuple[tuple[Button, ...], ...]
 
-class Posting:
-    """Building and delivering posts."""
+#: Engine events after which every hand at the table changed (not only the mover's).
+WHOLE_HAND_EVENTS = frozenset({"deal", "contract", "redeal", "deal_end"})
 
-    def _loc(self, t: Table) -> str:
-        """The channel's language: the host's."""
-        for s in t.seats:
-            if s is not None and s.user_id == t.host:
-                return s.locale
-        return "en"
 
-    async def _post(
+def button_code(t: Table, code: str, seat: int | None = None) -> str:
+    """A button's action: table, log position (stale presses), seat (whose hand), what."""
+    seq = t.run.seq if t.run is not None else 0
+    return f"t{t.id}:{seq}:{'-' if seat is None else seat}:{code}"
+
+
+def table_locale(t: Table) -> str:
+    """The channel's language: the host's."""
+    for s in t.seats:
+        if s is not None and s.user_id == t.host:
+            return s.locale
+    return "en"
+
+
+class Presenter:
+    """State to posts. ``renderer``: the pictures (None: text only)."""
+
+    def __init__(self, clock: Clock, renderer: Renderer | None) -> None:
+        self._clock = clock
+        self._render = renderer
+        self._versions = itertools.count(1)
+
+    @property
+    def draws(self) -> bool:
+        return self._render is not None
+
+    def post(
         self,
         t: Table,
         key: str,
@@ -42,8 +69,9 @@ class Posting:
         buttons: tuple[tuple[Button, ...], ...] = (),
         lines: texts.Lines | None = None,
         moment: str | None = None,
-    ) -> None:
-        post = Post(
+    ) -> Post:
+        """One post about table ``t`` (``to_user``: private to that user)."""
+        return Post(
             channel=Channel(t.channel),
             key=key,
             text=text,
@@ -53,8 +81,8 @@ class Posting:
             to_user=to_user,
             lines=tuple(lines or ()),
             moment=self._moment(t) if moment is None else moment,
+            version=next(self._versions),
         )
-        await self._deliver(post)
 
     @staticmethod
     def _moment(t: Table) -> str:
@@ -65,14 +93,8 @@ class Posting:
         deal = run.match.k + 1 if run.match is not None else 0
         return f"m{run.id}-deal{deal:02d}-{run.seq:03d}"
 
-    async def _deliver(self, post: Post) -> None:
-        try:
-            await self.platform.deliver(post)
-        except Exception:
-            log.exception("could not deliver post %s", post.key)
-
     @metrics.timed_picture
-    async def _picture(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes | None:
+    async def picture(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes | None:
         """A picture drawn in a worker thread (Pillow), so the tables keep moving."""
         try:
             return await asyncio.to_thread(draw, *args, **kwargs)
@@ -80,28 +102,37 @@ class Posting:
             log.exception("a picture could not be drawn")
             return None
 
-    async def _post_table(self, t: Table) -> None:
-        loc = self._loc(t)
-        lines = texts.table_lines(t, loc, self.clock.now())
+    async def replay_picture(self, record: Any, names: list[str], locale: str) -> bytes | None:
+        """The animated picture of one played deal (``/replay``); None without pictures."""
+        if self._render is None:
+            return None
+        return await self.picture(
+            self._render.render_replay, record, names, tr=self._render.tr(locale)
+        )
+
+    async def table(self, t: Table) -> Post:
+        """The table message: seats, the match, its buttons."""
+        loc = table_locale(t)
+        lines = texts.table_lines(t, loc, self._clock.now())
         run = t.run
-        image = await self._table_picture(t, loc)
+        image = await self.table_picture(t, loc)
         buttons: tuple[tuple[Button, ...], ...] = ()
         if t.status == "open":
             # everyone sees the same buttons; the core checks who may use them (Add bot and
             # Start: the host or an admin)
-            row = [Button(_("label-join", loc), self._code(t, "join"))]
+            row = [Button(_("label-join", loc), button_code(t, "join"))]
             if t.free_seats() and t.ref is None:
-                row.append(Button(_("label-addbot", loc), self._code(t, "addbot")))
+                row.append(Button(_("label-addbot", loc), button_code(t, "addbot")))
             if not t.free_seats():
-                row.append(Button(_("label-start", loc), self._code(t, "start"), style="primary"))
+                row.append(Button(_("label-start", loc), button_code(t, "start"), style="primary"))
             buttons = (tuple(row),)
         elif run is not None and run.match is not None and not run.over:
-            buttons = ((Button(_("label-hand", loc), self._code(t, "hand")),),)
-        await self._post(
+            buttons = ((Button(_("label-hand", loc), button_code(t, "hand")),),)
+        return self.post(
             t, f"table:{t.id}", texts.join(lines), image=image, buttons=buttons, lines=lines
         )
 
-    async def _table_picture(self, t: Table, loc: str) -> bytes | None:
+    async def table_picture(self, t: Table, loc: str) -> bytes | None:
         """The table's picture during (and at the end of) a match; None in the lobby."""
         run = t.run
         if self._render is None or run is None or run.match is None:
@@ -109,8 +140,8 @@ class Posting:
         mover = run.to_move
         left = None
         if mover is not None and not run.is_auto(mover) and run.timer > 0:
-            left = max(0.0, run.last_at + run.timer - self.clock.now())
-        return await self._picture(
+            left = max(0.0, run.last_at + run.timer - self._clock.now())
+        return await self.picture(
             self._render.render_table,
             run.match.view(None),
             table_id=t.tid,
@@ -120,27 +151,32 @@ class Posting:
             tr=self._render.tr(loc),
         )
 
-    async def _post_final_hands(self, t: Table) -> None:
+    async def final_hands(self, t: Table) -> list[Post]:
         """The match is over: each person's private hand becomes its result, with the
         final table picture and no buttons, so nothing there is left to press."""
         run = t.run
+        posts: list[Post] = []
         if run is None or not run.over or run.match is None:
-            return
+            return posts
         for seat, s in enumerate(run.seats):
             if s.is_bot or s.user_id is None:
                 continue
             lines = texts.final_hand_lines(run, seat, s.locale)
-            await self._post(
-                t,
-                f"hand:{t.id}:{s.user_id}",
-                texts.join(lines),
-                lines=lines,
-                to_user=s.user_id,
-                image=await self._table_picture(t, s.locale),
-                image_name="hand.png",
+            posts.append(
+                self.post(
+                    t,
+                    f"hand:{t.id}:{s.user_id}",
+                    texts.join(lines),
+                    lines=lines,
+                    to_user=s.user_id,
+                    image=await self.table_picture(t, s.locale),
+                    image_name="hand.png",
+                )
             )
+        return posts
 
-    async def _hand_post(self, t: Table, seat: int) -> Post:
+    async def hand(self, t: Table, seat: int) -> Post:
+        """A player's private hand, with the choices they have now as buttons."""
         run = t.run
         assert run is not None and run.match is not None
         s = run.seats[seat]
@@ -150,10 +186,10 @@ class Posting:
         if run.to_move == seat and not run.is_auto(seat):
             buttons += self._choice_buttons(t, seat, loc)
         elif run.replaced[seat]:
-            buttons.append((Button(_("label-back", loc), self._code(t, "back")),))
+            buttons.append((Button(_("label-back", loc), button_code(t, "back")),))
         image = None
         if self._render is not None:
-            image = await self._picture(
+            image = await self.picture(
                 self._render.render_hand,
                 run.match.view(seat),
                 table_id=t.tid,
@@ -170,6 +206,7 @@ class Posting:
             to_user=s.user_id,
             lines=tuple(lines),
             moment=self._moment(t),
+            version=next(self._versions),
         )
 
     def _choice_buttons(self, t: Table, seat: int, loc: str) -> list[tuple[Button, ...]]:
@@ -191,7 +228,7 @@ class Posting:
                 [
                     Button(
                         texts.action_label(a, loc),
-                        self._code(t, a.text, seat),
+                        button_code(t, a.text, seat),
                         enabled=ok,
                         style="primary" if ok and a.kind != "pass" else "secondary",
                     )
@@ -208,42 +245,44 @@ class Posting:
                 cards.append(
                     Button(
                         texts.card_text(card),
-                        self._code(t, f"play {texts.card_text(card)}", seat),
+                        button_code(t, f"play {texts.card_text(card)}", seat),
                         enabled=False,
                     )
                 )
                 continue
             default = texts.default_play(variants, belote=intent)
             cards.append(
-                Button(texts.card_text(card), self._code(t, default.text, seat), style="primary")
+                Button(texts.card_text(card), button_code(t, default.text, seat), style="primary")
             )
             if not default.belote:
                 announce = [a for a in variants if a.belote and a.melds == default.melds]
                 if announce:
                     label = _("label-play-belote", loc, card=texts.card_text(card))
-                    extras.append(Button(label, self._code(t, announce[0].text, seat)))
+                    extras.append(Button(label, button_code(t, announce[0].text, seat)))
         return _rows(cards) + _rows(extras)
 
-    async def _post_announcements(self, t: Table, events: list[Any]) -> None:
+    def announcements(self, t: Table, events: list[Event]) -> list[Post]:
         """Melds shown, belote announced, a deal dealt again: one line to the table each,
         as it happens (the totals alone would tell it only after the deal)."""
         run = t.run
         if run is None or run.match is None:
-            return
-        lines = texts.announcement_lines(run, events, self._loc(t))
-        if lines:
-            key = f"announce:{t.id}:{run.id}:{run.seq}"
-            await self._post(t, key, texts.join(lines), lines=lines)
+            return []
+        lines = texts.announcement_lines(run, events, table_locale(t))
+        if not lines:
+            return []
+        key = f"announce:{t.id}:{run.id}:{run.seq}"
+        return [self.post(t, key, texts.join(lines), lines=lines)]
 
-    async def _post_deal_results(self, t: Table, events: list[Any]) -> None:
-        """Each deal that just ended: its result, as text and as a picture, to the table."""
-        await self._post_announcements(t, events)
+    async def deal_results(self, t: Table, events: list[Event]) -> list[Post]:
+        """The announcements the events made, then each deal that just ended: its
+        result, as text and as a picture, to the table."""
         run = t.run
+        posts = self.announcements(t, events)
         if run is None or run.match is None:
-            return
-        loc = self._loc(t)
+            return posts
+        loc = table_locale(t)
         for e in events:
-            if getattr(e, "kind", None) != "deal_end":
+            if e.kind != "deal_end":
                 continue
             k = e.data["k"]
             record = next((d for d in run.match.deals if d.k == k), None)
@@ -252,7 +291,7 @@ class Posting:
             lines = texts.result_lines(run, record, loc)
             image = None
             if self._render is not None:
-                image = await self._picture(
+                image = await self.picture(
                     self._render.render_deal_result,
                     record.result,
                     [texts.seat_name(s, loc) for s in run.seats],
@@ -262,25 +301,86 @@ class Posting:
                     ruleset=run.ruleset,
                     tr=self._render.tr(loc),
                 )
-            await self._post(
-                t,
-                f"result:{run.id}:{k}",
-                texts.join(lines),
-                lines=lines,
-                image=image,
-                image_name="result.png",
-                moment=f"m{run.id}-deal{k + 1:02d}",
+            posts.append(
+                self.post(
+                    t,
+                    f"result:{run.id}:{k}",
+                    texts.join(lines),
+                    lines=lines,
+                    image=image,
+                    image_name="result.png",
+                    moment=f"m{run.id}-deal{k + 1:02d}",
+                )
             )
+        return posts
 
-    async def _post_hands(self, t: Table, seats: list[int]) -> None:
+    async def hands(self, t: Table, seats: list[int]) -> list[Post]:
+        """The private hands of these seats (people only, not those who left)."""
         run = t.run
+        posts: list[Post] = []
         if run is None or run.match is None:
-            return
+            return posts
         for seat in seats:
             s = run.seats[seat]
             if s.is_bot or s.user_id is None or run.left[seat]:
                 continue
-            await self._deliver(await self._hand_post(t, seat))
+            posts.append(await self.hand(t, seat))
+        return posts
+
+    async def changed(self, t: Table, events: list[Event], actor: int | None) -> list[Post]:
+        """What a change of the match shows while it goes on: the deals it ended, the
+        table, the hands it changed (the actor's and the next mover's; everyone's when a
+        deal began or ended), and a notice to whoever's turn timed out."""
+        run = t.run
+        assert run is not None
+        posts = await self.deal_results(t, events)
+        posts.append(await self.table(t))
+        if run.match is None:
+            return posts
+        whole_hand = any(e.kind in WHOLE_HAND_EVENTS for e in events)
+        who = list(range(4)) if whole_hand or actor is None else [actor, run.to_move]
+        posts += await self.hands(t, [s for s in dict.fromkeys(who) if s is not None])
+        last = run.last_action
+        if actor is not None and last is not None and last[2] == "timeout":
+            notice = self.timeout_notice(t, actor)
+            if notice is not None:
+                posts.append(notice)
+        return posts
+
+    def timeout_notice(self, t: Table, seat: int) -> Post | None:
+        """Told to a person whose timer ran out: what the AI played for them."""
+        run = t.run
+        assert run is not None and run.last_action is not None
+        s = run.seats[seat]
+        if s.user_id is None:
+            return None
+        key = "timeout-replaced" if run.replaced[seat] else "timeout-played"
+        action = texts.action_command(Action.parse(run.last_action[1]))
+        return self.post(
+            t, f"notice:{t.id}:{s.user_id}", _(key, s.locale, action=action), to_user=s.user_id
+        )
+
+    def reveal(self, t: Table) -> Post:
+        """The server seed, shown once the match is over (public from this post on)."""
+        run = t.run
+        assert run is not None
+        return self.post(
+            t,
+            f"reveal:{run.id}",
+            _(
+                # closed before its first deal: nothing to /verify, so no invitation to
+                "reveal-post" if run.match is not None else "reveal-post-undealt",
+                table_locale(t),
+                match=f"m{run.id}",
+                seed=run.server_seed.hex(),
+                commitment=run.commitment,
+            ),
+        )
+
+    async def ended(self, t: Table) -> list[Post]:
+        """The match is over: the reveal first (the table and the hands show the seed
+        from then on), the table, each person's final hand."""
+        return [self.reveal(t), await self.table(t), *await self.final_hands(t)]
 
 
 def _rows(buttons: list[Button], width: int = 5) -> list[tuple[Button, ...]]:

@@ -2,35 +2,25 @@
 
 Callers import from here: the interface (:class:`Store`), what goes in and out of it
 (:class:`Write`, :class:`LogEntry`, :class:`TableRow`, :class:`MatchRow`,
-:class:`Deadline`) and :func:`open_store`, which picks the engine from its target.
+:class:`TableDeadline`), the lease fault (:class:`LeaseLost`) and :func:`open_store`,
+which picks the engine from its target.
 """
 
-from bot.store.base import (
-    MIGRATIONS,
-    Deadline,
-    LeaseLost,
-    LogEntry,
-    MatchRow,
-    Serves,
-    SQLiteStore,
-    Store,
-    StoreUnavailable,
-    TableRow,
-    Write,
-    is_postgres,
-    open_store,
-)
+from bot.store.base import MIGRATIONS, Serves, SQLiteStore, Store, StoreError, StoreUnavailable
+from bot.store.engines import is_postgres, open_store
+from bot.store.records import LeaseLost, LogEntry, MatchRow, TableDeadline, TableRow, Write
 
 __all__ = [
     "MIGRATIONS",
-    "Deadline",
     "LeaseLost",
     "LogEntry",
     "MatchRow",
     "SQLiteStore",
     "Serves",
     "Store",
+    "StoreError",
     "StoreUnavailable",
+    "TableDeadline",
     "TableRow",
     "Write",
     "is_postgres",

@@ -29,17 +29,16 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import aiosqlite
 
-from bot.commands.inputs import Refused
 from bot.ops import metrics
 from bot.store.availability import Availability
 from bot.store.lock import DatabaseLock
+from bot.store.records import LogEntry, MatchRow, TableDeadline, TableRow, Write
 
 log = logging.getLogger(__name__)
 
@@ -142,93 +141,6 @@ class SchemaTooNew(StoreError):
         self.known = known
 
 
-@dataclass(frozen=True)
-class LogEntry:
-    match_id: int
-    seq: int
-    at: float
-    kind: str
-    data: dict[str, Any] = field(repr=False)  # the start entry holds the server seed
-
-
-@dataclass(frozen=True)
-class TableRow:
-    id: int
-    channel: str
-    host: str
-    settings: dict[str, Any]
-    seats: list[Any]
-    status: str  # "open" | "playing" | "closed"
-    match_id: int | None
-    created_at: float
-    updated_at: float
-
-
-@dataclass(frozen=True)
-class MatchRow:
-    id: int
-    table_id: int
-    channel: str
-    ruleset: str
-    commitment: str
-    started_at: float
-    ended_at: float | None
-    status: str  # "playing" | "over" | "aborted"
-
-
-@dataclass(frozen=True)
-class Deadline:
-    table_id: int
-    kind: str
-    due: float
-    nonce: int
-
-
-@dataclass
-class Write:
-    """One unit of change, committed atomically (possibly with other callers' units)."""
-
-    tables: list[TableRow] = field(default_factory=list)
-    new_matches: list[MatchRow] = field(default_factory=list)
-    logs: list[LogEntry] = field(default_factory=list)
-    ended_matches: list[tuple[int, float, str]] = field(default_factory=list)
-    # table id -> Deadline, or None to clear it
-    deadlines: dict[int, Deadline | None] = field(default_factory=dict)
-
-    def __repr__(self) -> str:
-        # libraries log their arguments (aiosqlite at DEBUG): never the entries' data
-        return (
-            f"Write(tables={len(self.tables)}, new_matches={len(self.new_matches)}, "
-            f"logs={len(self.logs)}, ended={len(self.ended_matches)}, "
-            f"deadlines={len(self.deadlines)})"
-        )
-
-    def touched(self) -> set[int]:
-        """The tables this unit changes: the ones whose lease its commit must hold. A log
-        entry always travels with its table's deadline (or its new match), which names it."""
-        ids = {t.id for t in self.tables} | {m.table_id for m in self.new_matches}
-        ids |= set(self.deadlines)
-        if (self.logs or self.ended_matches) and not ids:
-            raise ValueError("a write to a match log must name its table")
-        return ids
-
-    def merge(self, other: Write) -> None:
-        self.tables += other.tables
-        self.new_matches += other.new_matches
-        self.logs += other.logs
-        self.ended_matches += other.ended_matches
-        self.deadlines.update(other.deadlines)
-
-
-class LeaseLost(Refused):
-    """This process no longer holds the table (another one took it over): nothing of the
-    write was committed, and the table is not ours to show or change any more."""
-
-    def __init__(self, table_ids: set[int]) -> None:
-        super().__init__("err-table-gone")
-        self.table_ids = table_ids
-
-
 class StoreUnavailable(RuntimeError):
     """The database could not be reached (after retries): nothing of the write was
     committed. Every write waiting with it fails at once, not one by one."""
@@ -259,11 +171,6 @@ class Store(abc.ABC):
         self.commits = 0
         # the database's state as seen here: logged once per change, read by health checks
         self.availability = Availability()
-
-    @classmethod
-    async def open(cls, target: str | Path, **options: Any) -> Store:
-        """The store at ``target`` (a path or a ``postgresql://`` URL): see ``open_store``."""
-        return await open_store(str(target), **options)
 
     # --- what an engine provides -----------------------------------------------------
 
@@ -318,7 +225,7 @@ class Store(abc.ABC):
         return {m: await self.log(m) for m in match_ids}
 
     @abc.abstractmethod
-    async def deadlines(self) -> dict[int, Deadline]: ...
+    async def deadlines(self) -> dict[int, TableDeadline]: ...
 
     async def probe_write(self, timeout: float) -> None:
         """Commit a tiny write within ``timeout`` (readiness), or raise."""
@@ -407,32 +314,6 @@ class Store(abc.ABC):
         """Wait until every write handed in so far is committed (or has failed)."""
         if self._flusher is not None:
             await asyncio.shield(self._flusher)
-
-
-async def open_store(
-    target: str, *, read_only: bool = False, exclusive: bool = False, **options: Any
-) -> Store:
-    """The store at ``target``, migrated: ``postgresql://...`` (or ``postgres://``) opens
-    PostgreSQL (``options``: ``owner``, ``lease_seconds``), anything else is a SQLite file
-    (``:memory:`` for a throwaway one). ``read_only``: never written (export, admin
-    tables); ``exclusive``: SQLite's one-writer lock is held while it is open (PostgreSQL
-    has its table leases instead). :class:`StoreError` says in one line why it cannot
-    be opened."""
-    target = str(target)
-    store: Store
-    if is_postgres(target):
-        from bot.store.postgres import PostgresStore
-
-        store = await PostgresStore.connect(target, read_only=read_only, **options)
-    else:
-        store = await SQLiteStore.connect(target, read_only=read_only, exclusive=exclusive)
-    if not read_only:
-        metrics.database_up(True)  # it took its migrations: up until a write fails
-    return store
-
-
-def is_postgres(target: str) -> bool:
-    return target.startswith(("postgresql://", "postgres://"))
 
 
 class SQLiteStore(Store):
@@ -685,9 +566,9 @@ class SQLiteStore(Store):
             rows = await cur.fetchall()
         return [LogEntry(m, s, a, k, json.loads(d)) for m, s, a, k, d in rows]
 
-    async def deadlines(self) -> dict[int, Deadline]:
+    async def deadlines(self) -> dict[int, TableDeadline]:
         async with self._conn.execute("SELECT table_id, kind, due, nonce FROM deadlines") as cur:
-            return {r[0]: Deadline(*r) for r in await cur.fetchall()}
+            return {r[0]: TableDeadline(*r) for r in await cur.fetchall()}
 
 
 #: Each open table's newest match-log entry (the same SQL for both engines).

@@ -33,12 +33,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.store.availability import describe, is_outage
-from bot.store.base import Serves, Store, TableRow
+from bot.store.base import Serves, Store
+from bot.store.records import TableRow
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,8 @@ CLAIM_BATCH = 50  # tables taken over (and rebuilt) a round, at most
 
 
 class TableRunner(Protocol):
-    tables: dict[int, Any]
+    @property
+    def tables(self) -> Mapping[int, Any]: ...
 
     async def adopt_tables(self, rows: list[TableRow]) -> None: ...
 

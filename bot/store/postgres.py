@@ -44,21 +44,16 @@ from bot.ops import metrics
 from bot.store.availability import is_outage
 from bot.store.base import (
     LAST_MOVES_SQL,
-    Deadline,
-    LeaseLost,
-    LogEntry,
-    MatchRow,
     NotOurs,
     SchemaTooNew,
     Serves,
     Store,
     StoreError,
     StoreUnavailable,
-    TableRow,
-    Write,
     latest_match_sql,
     write_statements,
 )
+from bot.store.records import LeaseLost, LogEntry, MatchRow, TableDeadline, TableRow, Write
 from bot.store.sql import dollar
 
 log = logging.getLogger(__name__)
@@ -580,9 +575,9 @@ class PostgresStore(Store):
             out[m].append(LogEntry(m, s, a, k, json.loads(d)))
         return out
 
-    async def deadlines(self) -> dict[int, Deadline]:
+    async def deadlines(self) -> dict[int, TableDeadline]:
         rows = await self._pool.fetch("SELECT table_id, kind, due, nonce FROM deadlines")
-        return {r[0]: Deadline(*r) for r in rows}
+        return {r[0]: TableDeadline(*r) for r in rows}
 
 
 def _where(url: str) -> str:

@@ -14,8 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from bot.commands import parse
-from bot.commands.inputs import Refused
 from bot.platform import Channel, Reply, User
+from bot.refused import Refused
 from bot.tournaments.model import Format, Numbers, Outcome
 from bot.tournaments.pages import day_text
 from bot.tournaments.ratings import PROVISIONAL_MATCHES

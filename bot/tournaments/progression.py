@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.commands.inputs import Refused
 from bot.ops.clock import Clock
+from bot.refused import Refused
 from bot.tournaments.deadlines import Deadlines
 from bot.tournaments.elimination import Elimination
 from bot.tournaments.event import Event

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.commands.inputs import Refused
+from bot.refused import Refused
 from bot.tournaments.deadlines import Deadlines
 from bot.tournaments.model import Match
 from bot.tournaments.store import TableSlot, Tournament, TournamentDB, scope_of

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from bot.commands.inputs import Refused
 from bot.ops.clock import Clock
 from bot.ops.scheduler import Scheduler
 from bot.platform import Platform
+from bot.refused import Refused
 from bot.tournaments.deadlines import Deadlines
 from bot.tournaments.formats import make_event
 from bot.tournaments.ladder import Ladder, Team

@@ -142,7 +142,7 @@ async def _bot_match(tmp: Path, relay_url: str) -> tuple[str, Any]:
         await h.cmd("alice", "/start")
         run = h.table().run
         for _ in range(500):
-            if run.phase == "play" and h.app._drand_tasks[1].done():
+            if run.phase == "play" and h.app.ceremony.drand_done(1):
                 break
             await asyncio.sleep(0.02)
         await h.play_human_turns({0: "alice"})

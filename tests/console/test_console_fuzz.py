@@ -16,7 +16,7 @@ from adapters.console.platform import ConsolePlatform
 from adapters.console.run import ConsoleOptions, run_console
 from bot.app import BeloteApp, Settings
 from bot.ops.clock import SeededRandomness
-from bot.store import Store
+from bot.store import open_store
 
 EXAMPLES = max(10, int(os.environ.get("BELOTE_FUZZ_EXAMPLES", "400")) // 10)
 NAMES = ["alice", "bob", "Eve\x1b[2J", "Mal\x00", "\u202etrudy"]
@@ -72,7 +72,7 @@ def test_hostile_lines_into_the_terminal(tmp_path_factory, setup, lines):
     async def go() -> str:
         out = io.StringIO()
         platform = ConsolePlatform(out)
-        store = await Store.open(db)
+        store = await open_store(db)
         settings = Settings(fast=True, drand=False, render_images=False, tournaments=True)
         app = BeloteApp(store, platform, settings=settings, randomness=SeededRandomness("c"))
         stdin = io.StringIO("\n".join(script) + "\n")

@@ -10,8 +10,9 @@ from bot.app import BeloteApp, Settings
 from bot.ops.clock import FakeClock, SeededRandomness
 from bot.ops.scheduler import FakeScheduler
 from bot.platform import Channel, Post, RecordingPlatform, Reply, User
+from bot.play.turns import Think
 from bot.show.texts import action_command
-from bot.store import Store
+from bot.store import Store, open_store
 
 CHANNEL = Channel("test:room")
 OTHER_CHANNEL = Channel("test:elsewhere")
@@ -30,18 +31,25 @@ class Harness:
     platform: RecordingPlatform
     path: Path | str  # a SQLite file or a PostgreSQL URL
     replies: list[tuple[str, Reply]] = field(default_factory=list)
+    answers: list[list[Reply]] = field(default_factory=list)  # each input's whole answer
 
     async def cmd(self, who: str | User, text: str, channel: Channel = CHANNEL) -> list[Reply]:
         u = who if isinstance(who, User) else user(who)
-        out = await self.app.command(u, channel, text)
-        self.replies += [(u.name, r) for r in out]
-        return out
+        return self._shown(u, await self.app.command(u, channel, text))
 
     async def press(self, who: str | User, action: str, channel: Channel = CHANNEL) -> list[Reply]:
         u = who if isinstance(who, User) else user(who)
-        out = await self.app.press(u, channel, action)
-        self.replies += [(u.name, r) for r in out]
-        return out
+        return self._shown(u, await self.app.press(u, channel, action))
+
+    def _shown(self, u: User, out: list[Reply]) -> list[Reply]:
+        """As an adapter does with an answer: the player's own new posts in it (their
+        hand) are shown as those posts, so ``posts()`` sees every version a player saw;
+        the rest is returned (``answers`` keeps the whole answer)."""
+        self.answers.append(out)
+        self.platform.posts += [r.post for r in out if r.post is not None]
+        said = [r for r in out if r.post is None]
+        self.replies += [(u.name, r) for r in said]
+        return said
 
     async def advance(self, seconds: float = 0.0) -> None:
         await self.scheduler.advance(seconds)
@@ -92,13 +100,14 @@ async def make_harness(
     drand: Any = None,
     owner: str = "harness",
     lease_seconds: float = 10.0,
+    think: Think | None = None,
     **settings: Any,
 ) -> Harness:
     clock = FakeClock(start)
     scheduler = FakeScheduler(clock)
     platform = RecordingPlatform()
     # one name across restarts: the same process restarted takes its tables back at once
-    store = await Store.open(path, owner=owner, lease_seconds=lease_seconds)
+    store = await open_store(path, owner=owner, lease_seconds=lease_seconds)
     opts = {"drand": drand is not None, "render_images": False, "bot_delay": 1.0}
     opts.update(settings)
     app = BeloteApp(
@@ -109,6 +118,7 @@ async def make_harness(
         settings=Settings(**opts),
         scheduler=scheduler,
         randomness=SeededRandomness(b"harness"),
+        think=think,
     )
     await app.start()
     return Harness(app, store, clock, scheduler, platform, path)

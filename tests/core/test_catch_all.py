@@ -22,8 +22,10 @@ async def test_an_error_inside_a_command_is_answered_logged_and_contained(tmp_pa
     async def broken(ctx):
         raise RuntimeError(f"the store said {seed}")
 
-    h.app._cmd_score = broken
-    h.app._cmd_hand = broken
+    score = h.app.router.handler("score")
+    assert score is not None
+    h.app.router.handle("score", broken)
+    h.app.router.handle("hand", broken)
     caplog.set_level(logging.ERROR)
     redact.install()
     try:
@@ -41,7 +43,7 @@ async def test_an_error_inside_a_command_is_answered_logged_and_contained(tmp_pa
     assert "RuntimeError" in logged and "Traceback" in logged and "broken" in logged
     assert seed not in logged and redact.MASK in logged
     # every table goes on: both matches are played to the end by their bots
-    del h.app._cmd_score
+    h.app.router.handle("score", score)
     for _ in range(3000):  # alice times out twice, then the AI plays her seat
         if h.table(1).run.over and h.table(2).run.over:
             break

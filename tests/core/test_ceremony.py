@@ -71,7 +71,7 @@ async def test_deal_with_drand_from_a_relay(tmp_path):
         run = h.table().run
         assert run.drand_round == 1
         assert "round 1" in h.last("drand:1").text
-        await _wait(lambda: run.phase == "play" and h.app._drand_tasks[1].done())
+        await _wait(lambda: run.phase == "play" and h.app.ceremony.drand_done(1))
         assert run.drand_status == "ok"
         assert run.drand_value == REAL_BEACONS[1].randomness
         assert REAL_BEACONS[1].randomness.hex() in h.last("drand:1").text
@@ -98,7 +98,7 @@ async def test_drand_late_deals_without_it_and_says_so(tmp_path):
         await table_with_bots(h)
         await h.cmd("alice", "/start")
         run = h.table().run
-        await _wait(lambda: run.phase == "play" and h.app._drand_tasks[1].done())
+        await _wait(lambda: run.phase == "play" and h.app.ceremony.drand_done(1))
         assert run.drand_status == "timeout" and run.drand_value is None
         assert "did not arrive" in h.last("drand:1").text
         inputs = DeckInputs(run.server_seed, (None,) * 4)

@@ -214,8 +214,7 @@ async def settle(h: Harness) -> None:
     runner and the ratings runs after the table's lock is released)."""
     for _ in range(3):
         await asyncio.sleep(0)
-        while h.app._hooks:
-            await asyncio.gather(*list(h.app._hooks), return_exceptions=True)
+        await h.app.hooks_done()
 
 
 def changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> list[str]:

@@ -8,6 +8,7 @@ changes.
 from __future__ import annotations
 
 from bot.show import texts
+from bot.show.i18n import _ as tr
 from engine import Action, card_text
 from tests.core.harness import make_harness, table_with_bots
 
@@ -74,7 +75,12 @@ async def test_every_card_is_a_button_and_illegal_ones_are_disabled(tmp_path):
                 seq = t.run.seq
                 replies = await h.press("alice", button.action)
                 assert len(replies) == 1 and not replies[0].ok
-                assert replies[0].text == f"You can't play {card_text(disabled[0].card)} now."
+                # the rule that forbids it, as the engine names it (follow suit, trump...)
+                why = t.run.match.refusal(0, Action.play(disabled[0].card))
+                if getattr(why, "reason", None) is not None:
+                    assert replies[0].text == tr(f"err-rule-{why.reason}", "en")
+                else:
+                    assert replies[0].text == f"You can't play {card_text(disabled[0].card)} now."
                 assert t.run.seq == seq and t.run.to_move == 0
             # belote: offered as its own button whenever the engine allows it
             for a in legal:

@@ -22,7 +22,7 @@ async def test_a_stalled_process_loses_its_table_to_another_and_writes_nothing(p
         await h1.advance(1)
     run = h1.table().run
     seq = run.seq
-    await h1.app._leases.stop()  # process one freezes: nothing renews its lease
+    await h1.app.freeze_leases()  # process one freezes: nothing renews its lease
     await asyncio.sleep(LEASE * 1.5)
 
     # (a longer lease for process two: a loaded test machine must not stall it past it)

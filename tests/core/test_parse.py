@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.commands import parse
-from bot.commands.inputs import Refused
+from bot.refused import Refused
 from bot.tournaments.commands import attach_tournaments
 from engine import Action, card_text
 from tests.core.harness import make_harness, table_with_bots

@@ -12,7 +12,7 @@ import pytest
 
 from bot.proof.drand import QUICKNET_GENESIS
 from bot.store import MIGRATIONS as SQLITE_MIGRATIONS
-from bot.store import Store
+from bot.store import open_store
 from bot.store import postgres as store_postgres
 from tests.core.harness import make_harness, table_with_bots
 
@@ -45,11 +45,7 @@ async def _finish(h, limit: int = 20000):
 
 async def _crash(h):
     """Stop as a killed process would: nothing more is written, nothing is cleaned up."""
-    h.scheduler.shutdown()
-    if h.app._leases is not None:
-        await h.app._leases.stop()
-    for task in list(h.app._drand_tasks.values()):
-        task.cancel()
+    await h.app.halt()
     await h.store.close()
 
 
@@ -123,7 +119,7 @@ async def test_resume_during_the_drand_wait(db):
 
 async def test_migrations_are_versioned_and_the_log_append_only(db, backend):
     target = db()
-    store = await Store.open(target)
+    store = await open_store(target)
     assert await store.migrate() == len(MIGRATIONS[backend])
     await store.close()
     h = await make_harness(target, seed_window=0)

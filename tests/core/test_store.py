@@ -7,7 +7,16 @@ import asyncio
 
 import pytest
 
-from bot.store import Deadline, LeaseLost, LogEntry, MatchRow, Store, TableRow, Write, open_store
+from bot.store import (
+    LeaseLost,
+    LogEntry,
+    MatchRow,
+    Store,
+    TableDeadline,
+    TableRow,
+    Write,
+    open_store,
+)
 
 
 def _table(tid: int, now: float = 1.0, status: str = "playing") -> TableRow:
@@ -25,7 +34,7 @@ async def _table_with_match(store: Store) -> tuple[int, int]:
             tables=[_table(tid)],
             new_matches=[MatchRow(mid, tid, "test:room", "club", "c0", 1.0, None, "playing")],
             logs=[LogEntry(mid, 0, 1.0, "start", {})],
-            deadlines={tid: Deadline(tid, "turn", 5.0, 0)},
+            deadlines={tid: TableDeadline(tid, "turn", 5.0, 0)},
         )
     )
     return tid, mid

@@ -68,29 +68,30 @@ async def test_nobody_waits_forever(tmp_path):
 
 
 async def test_the_table_answers_while_the_ai_thinks_and_a_player_who_beats_it_keeps_her_move(
-    tmp_path, monkeypatch
+    tmp_path,
 ):
     """Her timer runs out and the AI starts thinking for her (an expert may take seconds);
     the table is not held meanwhile, so she can still play, and her own card stands."""
     import asyncio
 
-    import bot.app
+    from bot.play.thinking import think as real_think
     from bot.show.texts import action_command
 
-    h = await make_harness(tmp_path / "b.db", seed_window=0, timer=30)
+    thinking, answer = asyncio.Event(), asyncio.Event()
+    slow = False
+
+    async def slow_think(view, level, seed):
+        if slow:
+            thinking.set()
+            await answer.wait()
+        return await real_think(view, level, seed)
+
+    h = await make_harness(tmp_path / "b.db", seed_window=0, timer=30, think=slow_think)
     await table_with_bots(h, "alice", "--timer", "30")
     await h.cmd("alice", "/start")
     t = h.table()
     await _until_turn(h, 0)
-    thinking, answer = asyncio.Event(), asyncio.Event()
-    real_think = bot.app.think
-
-    async def slow_think(view, level, seed):
-        thinking.set()
-        await answer.wait()
-        return await real_think(view, level, seed)
-
-    monkeypatch.setattr(bot.app, "think", slow_think)
+    slow = True
     seq = t.run.seq
     timer = asyncio.create_task(h.advance(31))
     await asyncio.wait_for(thinking.wait(), 5)
@@ -108,7 +109,7 @@ async def test_the_table_answers_while_the_ai_thinks_and_a_player_who_beats_it_k
     )
     assert all(e.data.get("by") != "timeout" for e in t.run.entries[seq:] if e.kind == "action")
     assert t.run.timeouts[0] == 0
-    monkeypatch.setattr(bot.app, "think", real_think)
+    slow = False
     await h.advance(5)  # and the bots play on
     assert t.run.seq > seq + 1
     await h.app.stop()

@@ -14,7 +14,7 @@ from bot.app import BeloteApp, Settings
 from bot.ops.clock import FakeClock
 from bot.ops.scheduler import FakeScheduler
 from bot.platform import Platform
-from bot.store import Store
+from bot.store import open_store
 from tests.fakes.discord import EPHEMERAL, FakeChannel, FakeDiscord, FakeUser, fake_discord
 
 TOKEN = "fake-bot-token-for-tests"
@@ -48,7 +48,7 @@ class World:
         async def factory(platform: Platform) -> Any:
             # one name across restarts: the restarted bot takes its tables back at once
             target = self.database or self.tmp / "belote.sqlite"
-            store = await Store.open(target, owner="discord-tests")
+            store = await open_store(target, owner="discord-tests")
             settings = Settings(fast=True, drand=False, bot_delay=0.0)
             return BeloteApp(
                 store=store,

@@ -98,8 +98,8 @@ async def test_buttons_are_laid_out_five_a_row_with_illegal_ones_disabled(world:
     row = tuple(Button(c, f"t1:3:0:play {c}", enabled=c in ("9C", "AC")) for c in cards)
 
     async def script(user: User, channel: Channel, text: str) -> list[Reply]:
-        await core.platform.deliver(hand_post(user.id, channel, "Your hand", (row,)))
-        return []
+        # the acting user's own new hand comes back in the answer, as the core sends it
+        return [Reply.showing(hand_post(user.id, channel, "Your hand", (row,)))]
 
     core.script = script
     asked = await world.fake.slash(world.alice, world.channel, "hand")
@@ -338,8 +338,7 @@ async def test_a_slow_click_on_the_hand_is_deferred_then_updates_it_in_place(
             return [Reply("Your hand", image=b"\x89PNG", buttons=((card,),))]
         turn[0] += 1
         card = Button(f"card {turn[0]}", f"t1:{turn[0]}:0:play")
-        await core.platform.deliver(hand_post(user.id, channel, f"Hand {turn[0]}", ((card,),)))
-        return []
+        return [Reply.showing(hand_post(user.id, channel, f"Hand {turn[0]}", ((card,),)))]
 
     core.script = script
     asked = await fake.slash(alice, world.channel, "hand")

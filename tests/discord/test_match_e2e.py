@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from bot.show.i18n import _
-from engine import card_text
+from engine import Action, card_text, parse_card
 from engine.recipe import commitment
 from tests.discord.conftest import World
 from tests.fakes.discord import EPHEMERAL
@@ -396,7 +396,13 @@ async def test_the_hand_shows_every_card_with_the_illegal_ones_disabled(world: W
                 forged = await fake.click(alice, live["id"], off[0]["custom_id"], force=True)
                 kind, text, flags = await answer_text(world, forged)
                 assert kind == 4 and flags & EPHEMERAL
-                assert text == _("err-card-not-now", "en", card=off[0]["label"])
+                # the rule that forbids it, as the engine names it (follow suit, trump...)
+                why = run.match.refusal(0, Action.play(parse_card(off[0]["label"])))
+                reason = getattr(why, "reason", None)
+                if reason is not None:
+                    assert text == _(f"err-rule-{reason}", "en")
+                else:
+                    assert text == _("err-card-not-now", "en", card=off[0]["label"])
                 assert len(fake.meta[live["id"]].versions) == versions
                 seen_card = True
         elif off:

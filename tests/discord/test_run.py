@@ -12,13 +12,13 @@ import pytest
 from adapters.discord import run
 from bot.app import BeloteApp, Settings
 from bot.platform import Platform
-from bot.store import Store
+from bot.store import open_store
 from tests.discord.conftest import TOKEN, World
 
 
 def factory_for(world: World) -> Any:
     async def factory(platform: Platform) -> BeloteApp:
-        store = await Store.open(world.tmp / "run.sqlite")
+        store = await open_store(world.tmp / "run.sqlite")
         return BeloteApp(store, platform, drand=None, settings=Settings(fast=True, drand=False))
 
     return factory

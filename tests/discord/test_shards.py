@@ -45,8 +45,7 @@ async def _process(url: str, owner: str, shard: int, tmp: Any) -> DiscordBot:
 async def _die(bot: DiscordBot) -> None:
     """As a killed process: no lease given back, nothing cleaned up."""
     app = bot.app
-    await app._leases.stop()
-    app.scheduler.shutdown()
+    await app.halt()
     await app.store.close()
     bot.app = None
     await bot.close()

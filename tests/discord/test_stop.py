@@ -22,7 +22,7 @@ from bot.app import BeloteApp, Settings
 from bot.ops.clock import FakeClock
 from bot.ops.scheduler import FakeScheduler
 from bot.platform import RecordingPlatform
-from bot.store import Store
+from bot.store import open_store
 from tests.fakes.discord import EPHEMERAL, FakeDiscord, FakeUser, fake_discord
 
 TOKEN = "fake-token-for-the-stop-test"
@@ -84,7 +84,7 @@ def newest_offer(fake: FakeDiscord, user: FakeUser) -> tuple[str, str] | None:
 async def stored_table_text(db: Path) -> tuple[str, int]:
     """What the core says the table message is, from the database alone (no Discord, no
     move made: a fake scheduler never fires); and how many entries the match log has."""
-    store = await Store.open(str(db))
+    store = await open_store(str(db))
     platform = RecordingPlatform()
     app = BeloteApp(
         store,

@@ -11,7 +11,7 @@ from adapters.cli import main
 from adapters.cli.ops_commands import backup_sqlite
 from bot.proof.transcript import load
 from bot.proof.verify import verify_transcript
-from bot.store import Store
+from bot.store import open_store
 from tests.core.harness import make_harness, table_with_bots
 
 
@@ -146,7 +146,7 @@ def test_admin_tables_close_and_export_all(tmp_path: Path, capsys) -> None:
     assert "No table is open" in capsys.readouterr().out
 
     async def check() -> None:
-        store = await Store.open(db)
+        store = await open_store(db)
         m2 = await store.match(2)
         entries = await store.log(2)
         await store.close()

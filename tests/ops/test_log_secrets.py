@@ -25,7 +25,7 @@ from bot.ops.clock import FakeClock, SeededRandomness
 from bot.ops.scheduler import FakeScheduler
 from bot.play.ceremony import Ceremony
 from bot.proof.transcript import loads
-from bot.store import Store
+from bot.store import open_store
 from tests.console.test_console import run_belote
 
 PLAYER_SEED = "5eed" * 8  # 32 hex digits: alice's own seed
@@ -55,18 +55,18 @@ def tape(monkeypatch: pytest.MonkeyPatch) -> Iterator[Tape]:
     """Logging as ``belote run --log-level DEBUG --log-format json`` sets it up, into a
     buffer; marks where the seeds are shown and where the server seed is revealed."""
     tape = Tape()
-    close_seeds, post_reveal = Ceremony._close_seeds, Ceremony._post_reveal
+    close_seeds, reveal = Ceremony.close_seeds, Ceremony.reveal
 
-    async def seeds_shown(self: Any, t: Any) -> None:
+    async def seeds_shown(self: Any, t: Any, ctx: Any = None) -> None:
         tape.mark("seeds shown")
-        await close_seeds(self, t)
+        await close_seeds(self, t, ctx)
 
-    async def revealed(self: Any, t: Any) -> None:
+    def revealed(self: Any, t: Any) -> Any:
         tape.mark("reveal")
-        await post_reveal(self, t)
+        return reveal(self, t)
 
-    monkeypatch.setattr(Ceremony, "_close_seeds", seeds_shown)
-    monkeypatch.setattr(Ceremony, "_post_reveal", revealed)
+    monkeypatch.setattr(Ceremony, "close_seeds", seeds_shown)
+    monkeypatch.setattr(Ceremony, "reveal", revealed)
     root = logging.getLogger()
     level = root.level
     yield tape
@@ -145,7 +145,7 @@ async def test_discord_logs_keep_the_secrets(tape: Tape, tmp_path: Path) -> None
     scheduler = FakeScheduler(clock)
 
     async def factory(platform: Any) -> BeloteApp:
-        store = await Store.open(tmp_path / "belote.sqlite")
+        store = await open_store(tmp_path / "belote.sqlite")
         settings = Settings(drand=False, bot_delay=0.0, seed_window=30.0)
         return BeloteApp(store, platform, clock=clock, settings=settings, scheduler=scheduler)
 
@@ -208,7 +208,7 @@ async def test_telegram_logs_keep_the_secrets(tape: Tape, tmp_path: Path) -> Non
         group = tg.add_group("Belote club", admins=(alice,))
 
         async def factory(platform: Any) -> BeloteApp:
-            store = await Store.open(tmp_path / "belote.db")
+            store = await open_store(tmp_path / "belote.db")
             settings = Settings(drand=False, bot_delay=0.0, seed_window=30.0)
             return BeloteApp(
                 store, platform, settings=settings, randomness=SeededRandomness("logs")

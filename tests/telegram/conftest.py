@@ -21,9 +21,9 @@ def core_factory(db: Path) -> Callable[[Any], Any]:
     async def factory(platform: Any) -> Any:
         from bot.app import BeloteApp, Settings
         from bot.ops.clock import SeededRandomness
-        from bot.store import Store
+        from bot.store import open_store
 
-        store = await Store.open(db, owner="telegram-tests")  # a restart takes its tables
+        store = await open_store(db, owner="telegram-tests")  # a restart takes its tables
         settings = Settings(fast=True, drand=False, bot_delay=0.0, render_images=True)
         return BeloteApp(
             store,

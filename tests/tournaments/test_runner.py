@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from bot.commands.inputs import Refused
 from bot.ops.clock import FakeClock, SystemClock
 from bot.ops.scheduler import ApsScheduler, FakeScheduler
 from bot.platform import Post, RecordingPlatform
+from bot.refused import Refused
 from bot.tournaments.event import Event
 from bot.tournaments.formats import make_event
 from bot.tournaments.model import SEAT_SECONDS, Format, NoPairing, Numbers, Outcome

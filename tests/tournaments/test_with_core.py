@@ -20,7 +20,7 @@ async def test_attach_to_the_core_and_run_a_round(db) -> None:
     clock = FakeClock()
     scheduler = FakeScheduler(clock)
     platform = RecordingPlatform()
-    store = await store_module.Store.open(db())
+    store = await store_module.open_store(db())
     app = app_module.BeloteApp(store=store, platform=platform, clock=clock, scheduler=scheduler)
     await app.start()
     host = FakeHost()

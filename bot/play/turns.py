@@ -1,0 +1,317 @@
+"""Moves: a player's bid or card, a bot's decision, a deadline firing, timeouts.
+
+One move takes one way through: checked against the engine under the table's lock,
+committed by the journal (whose entry the engine applies), shown by the presenter, the
+posts handed to the dispatch, all before the lock is released. A bot thinks between two
+holds of the lock, so the players' commands at its table are answered meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.commands.inputs import Ctx
+from bot.ops import metrics
+from bot.platform import Reply
+from bot.play.ceremony import Ceremony
+from bot.play.entries import ActionTaken, BeloteIntent, By, CameBack
+from bot.play.journal import Journal
+from bot.play.registry import TableRegistry
+from bot.play.stats import Stats
+from bot.play.table import MatchRun, Table, ai_seed
+from bot.play.tournament_tables import MatchResults
+from bot.refused import Refused
+from bot.show import texts
+from bot.show.dispatch import Dispatch
+from bot.show.i18n import _, has_text
+from bot.show.posting import Presenter, table_locale
+from bot.store import TableDeadline
+from engine import Action, EngineError, Event, IllegalAction
+
+log = logging.getLogger(__name__)
+
+#: How a bot decides: (its view of the match, its level, a seed) -> the action.
+Think = Callable[[Any, str, int], Awaitable[Action]]
+
+
+class Turns:
+    """Whose move it is, and making it.
+
+    ``think``: the AI (``bot.play.thinking.think``: in a process pool for the strong
+    levels); ``results``: told after the lock when a match ends; ``stats``: what is
+    measured."""
+
+    def __init__(
+        self,
+        registry: TableRegistry,
+        journal: Journal,
+        presenter: Presenter,
+        dispatch: Dispatch,
+        ceremony: Ceremony,
+        results: MatchResults,
+        think: Think,
+        stats: Stats,
+    ) -> None:
+        self._registry = registry
+        self._journal = journal
+        self._presenter = presenter
+        self._dispatch = dispatch
+        self._ceremony = ceremony
+        self._results = results
+        self._think = think
+        self._stats = stats
+
+    # --- a player's move ---------------------------------------------------------------
+
+    async def player_action(self, ctx: Ctx, t: Table, action: Action) -> list[Reply]:
+        """A typed move (``/bid``, ``/pass``, ``/play``)."""
+        async with self._registry.lock(t):
+            run = t.run
+            seat = t.seat_of(ctx.user.id)
+            if run is None or run.over or seat is None:
+                raise Refused("err-no-match")
+            if run.phase != "play" or run.match is None:
+                raise Refused("err-not-dealt")
+            if run.to_move != seat:
+                raise Refused("err-not-your-turn", name=self.mover_name(t))
+            self.check_legal(ctx, run, seat, action)
+            await self.apply(t, seat, action, By.PLAYER, ctx)
+        return []
+
+    async def pressed(self, ctx: Ctx, t: Table, seq: int, seat: int | None, act: Action) -> None:
+        """A move's button: ``seq`` is the log position it was offered at, ``seat`` the
+        hand it was on. A button from before (stale, pressed twice) is refused."""
+        my_seat = t.seat_of(ctx.user.id)
+        if seat is not None and my_seat != seat:
+            raise Refused("err-not-your-hand")
+        async with self._registry.lock(t):
+            run = t.run
+            if run is not None and run.over and seq <= run.seq and my_seat is not None:
+                raise Refused("err-match-over", match=f"m{run.id}")  # a hand from before
+            if run is None or run.over or run.match is None or my_seat is None:
+                raise Refused("err-stale-button")
+            if seq != run.seq:
+                before = run.entry_at(seq)
+                if before is not None and before.seat == my_seat and before.action == act.text:
+                    raise Refused("err-double-press")
+                raise Refused("err-stale-button")
+            if run.to_move != my_seat:
+                raise Refused("err-not-your-turn", name=self.mover_name(t))
+            self.check_legal(ctx, run, my_seat, act, pressed=True)
+            await self.apply(t, my_seat, act, By.PLAYER, ctx)
+
+    def check_legal(
+        self, ctx: Ctx, run: MatchRun, seat: int, action: Action, *, pressed: bool = False
+    ) -> None:
+        """Refuse an action that is not legal now, with the rule that forbids it (the
+        engine's reason, in the player's language). ``pressed``: it came from a button (a
+        disabled one pressed anyway): a short answer, fit for a notice under the button."""
+        assert run.match is not None
+        legal = run.match.legal_actions(seat)
+        if action in legal:
+            return
+        loc = ctx.locale
+        card = action.card
+        rule = self._rule(run, seat, card, loc)
+        if pressed and card is not None and card in run.match.hand(seat):
+            if not any(a.card == card for a in legal):
+                if rule is not None:
+                    raise Refused(rule)
+                raise Refused("err-card-not-now", card=texts.card_text(card))
+        elif pressed and action.kind != "play":
+            raise Refused("err-bid-not-now", bid=texts.action_label(action, loc))
+        choices = ", ".join(texts.choices(legal, belote=run.belote_intent[seat]))
+        if card is not None:
+            if card not in run.match.hand(seat):
+                raise Refused("err-card-not-held", card=texts.card_text(card))
+            if any(a.card == card for a in legal):
+                raise Refused("err-flag-not-allowed", choices=choices)
+            if rule is not None:
+                raise Refused("err-rule-choices", rule=_(rule, loc), choices=choices)
+            raise Refused("err-card-illegal", card=texts.card_text(card), choices=choices)
+        raise Refused("err-action-illegal", choices=choices)
+
+    @staticmethod
+    def _rule(run: MatchRun, seat: int, card: int | None, loc: str) -> str | None:
+        """The catalog id of the rule the engine names for refusing a card, if any."""
+        if card is None:
+            return None
+        assert run.match is not None
+        why = run.match.refusal(seat, Action.play(card))
+        if not isinstance(why, IllegalAction) or why.reason is None:
+            return None
+        key = f"err-rule-{why.reason}"
+        return key if has_text(key, loc) or has_text(key) else None
+
+    async def play_card(self, ctx: Ctx, t: Table, card: int, flags: set[str]) -> list[Reply]:
+        """``/play CARD [belote] [melds|nomelds]``: the variant of the card meant."""
+        seat = t.seat_of(ctx.user.id)
+        intent = t.run is not None and seat is not None and t.run.belote_intent[seat]
+        action = choose_variant(
+            t,
+            seat,
+            card,
+            "belote" in flags or intent,
+            "nomelds" not in flags,
+            strict="belote" in flags,
+        )
+        return await self.player_action(ctx, t, action)
+
+    async def belote(self, ctx: Ctx) -> list[Reply]:
+        """``/belote``: play the belote card now, or note the intent for later."""
+        t = self._registry.pick(ctx)
+        run = t.run
+        seat = t.seat_of(ctx.user.id)
+        if run is None or run.match is None or run.over or seat is None:
+            raise Refused("err-no-match")
+        v = run.match.view(seat)
+        can = [a for a in v.legal if a.kind == "play" and a.belote]
+        holds = v.contract is not None and any(
+            texts.card_text(c)[1] == v.contract.trump and texts.card_text(c)[0] in "KQ"
+            for c in v.hand
+        )
+        if can and len({a.card for a in can}) == 1:
+            return await self.player_action(ctx, t, can[0])
+        if not can and not holds:
+            raise Refused("err-no-belote")
+        async with self._registry.lock(t):
+            if t.run is run and not run.over and not run.belote_intent[seat]:
+                # an input like any other: logged, so a restart keeps it
+                await self._journal.record(t, [BeloteIntent(seat, True)])
+                # its buttons now carry the new position
+                await self._dispatch.send(await self._presenter.hands(t, [seat]), ctx)
+        return [Reply(_("ok-belote-noted", ctx.locale))]
+
+    async def back(self, ctx: Ctx) -> list[Reply]:
+        """``/back``: a player the AI stood in for takes their seat again."""
+        t = self._registry.pick(ctx)
+        async with self._registry.lock(t):
+            run = t.run
+            seat = t.seat_of(ctx.user.id)
+            if run is None or run.over or seat is None:
+                raise Refused("err-no-match")
+            if not run.replaced[seat] and run.timeouts[seat] == 0:
+                raise Refused("err-not-away")
+            await self._journal.record(t, [CameBack(seat)])
+            posts = [await self._presenter.table(t), *await self._presenter.hands(t, [seat])]
+            await self._dispatch.send(posts, ctx)
+        return [Reply(_("ok-back", ctx.locale))]
+
+    # --- every move ----------------------------------------------------------------------
+
+    async def apply(
+        self, t: Table, seat: int, action: Action, by: By, ctx: Ctx | None = None
+    ) -> None:
+        """Commit one action, then show it; the caller holds the table's lock."""
+        t0 = time.perf_counter()
+        events = await self._journal.record(t, [ActionTaken(seat, action.text, by)])
+        await self.changed(t, events, seat, ctx)
+        self._stats.actions_applied += 1
+        took = time.perf_counter() - t0
+        metrics.action(t.channel, t.settings.ruleset, str(by), took)
+        if self._stats.record:
+            self._stats.latencies.append(took)
+
+    async def changed(
+        self, t: Table, events: list[Event], actor: int | None = None, ctx: Ctx | None = None
+    ) -> None:
+        """Show a committed change of the match; at its end, the reveal and the result
+        (told to the tournaments after the lock). The caller holds the table's lock."""
+        run = t.run
+        assert run is not None
+        if not run.over:
+            await self._dispatch.send(await self._presenter.changed(t, events, actor), ctx)
+            return
+        # the seed first: the table message and the hands show it too from now on
+        posts = await self._presenter.deal_results(t, events)
+        posts += self._ceremony.reveal(t)
+        posts += [await self._presenter.table(t), *await self._presenter.final_hands(t)]
+        await self._dispatch.send(posts, ctx)
+        self._registry.update_idle()
+        self._results.ended(t, run)
+        if t.status == "closed" and t.ref is not None:
+            self._registry.forget(t)  # a tournament table plays one match
+
+    # --- deadlines -----------------------------------------------------------------------
+
+    async def on_deadline(self, dl: TableDeadline) -> None:
+        """A table's timer fired: close the seed window, give up on drand, or make the
+        move of a bot (or of the AI for a person whose timer ran out)."""
+        t = self._registry.get(dl.table_id)
+        if t is None:
+            return
+        async with self._registry.lock(t):
+            run = t.run
+            if run is None or run.over or t.status != "playing":
+                return
+            if dl.kind == "seeds" and run.phase == "seeds":
+                await self._ceremony.close_seeds(t)
+                return
+            if dl.kind == "drand" and run.phase == "drand":
+                await self._ceremony.drand_timeout(t)
+                return
+            if dl.kind not in ("bot", "turn") or run.phase != "play" or run.seq != dl.nonce:
+                return
+            seat = run.to_move
+            if seat is None or (dl.kind == "bot" and not run.is_auto(seat)):
+                return
+            by = (
+                By.TIMEOUT
+                if dl.kind == "turn"
+                else By.BOT
+                if run.seats[seat].is_bot
+                else By.STANDIN
+            )
+            assert run.match is not None
+            view = run.match.view(seat)
+            level = run.level_for(seat)
+            seed = ai_seed(run.ai_root, run.seq)
+        # The AI thinks (an expert for a second or more) without holding the table, so the
+        # players' commands at this table are answered meanwhile.
+        t0 = time.perf_counter()
+        action = await self._think(view, level, seed)
+        if self._stats.record:
+            self._stats.think_times.append((level, time.perf_counter() - t0))
+        async with self._registry.lock(t):
+            if t.run is not run or run.over or t.status != "playing" or run.seq != dl.nonce:
+                return  # someone acted first (a player beating their timer): theirs stands
+            if not self._registry.is_current(t):
+                return  # dropped meanwhile (another process holds it, or it was re-read)
+            await self.apply(t, seat, action, by)
+
+    def mover_name(self, t: Table) -> str:
+        run = t.run
+        if run is None or run.to_move is None:
+            return "-"
+        return texts.seat_name(run.seats[run.to_move], table_locale(t))
+
+
+def choose_variant(
+    t: Table, seat: int | None, card: int, belote: bool, melds: bool, strict: bool = True
+) -> Action:
+    """``/play KH``: the legal variant of that card the player means (melds declared by
+    default, belote when asked). Falls back to the plain card so the legality check can
+    explain what is wrong. ``strict``: belote was written with this card, so a card that
+    cannot carry it is refused (an earlier ``/belote`` only applies where it can)."""
+    run = t.run
+    plain = Action.play(card)
+    if run is None or run.match is None or seat is None:
+        return plain
+    variants = [a for a in run.match.legal_actions(seat) if a.kind == "play" and a.card == card]
+    if not variants:
+        return Action.play(card, belote=belote)
+    best: tuple[int, Action] | None = None
+    for a in variants:
+        score = (a.belote == belote) * 2 + (a.melds == melds)
+        if best is None or score > best[0]:
+            best = (score, a)
+    assert best is not None
+    if belote and strict and not best[1].belote:
+        return Action.play(card, belote=True)  # refused below with a clear message
+    return best[1]
+
+
+__all__ = ["EngineError", "Think", "Turns", "choose_variant"]
