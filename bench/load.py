@@ -71,11 +71,12 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
-async def open_tables(app: BeloteApp, n: int, level: str, offset: int) -> None:
+async def open_tables(app: BeloteApp, n: int, level: str, offset: int, target: int = 1000) -> None:
+    """``n`` all-bot tables of ``level`` bots, started, to ``target`` points."""
     for i in range(offset, offset + n):
         host = User(f"bench:host{i}", f"host{i}")
         channel = Channel(f"bench:channel{i % 50}")
-        await app.command(host, channel, "/table create --target 1000")
+        await app.command(host, channel, f"/table create --target {target}")
         tid = next(t.tid for t in app.tables.values() if t.host == host.id)
         for _ in range(3):
             await app.command(host, channel, f"/addbot {level} {tid}")

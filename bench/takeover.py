@@ -36,9 +36,11 @@ import asyncpg
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import load  # bench/load.py: the same all-bot tables
+
 from bot.app import BeloteApp, Settings
 from bot.ops.clock import SeededRandomness
-from bot.platform import Channel, NullPlatform, User
+from bot.platform import NullPlatform
 from bot.store import open_store
 from bot.store.postgres import LEASE_SECONDS
 
@@ -46,17 +48,7 @@ from bot.store.postgres import LEASE_SECONDS
 async def open_tables(app: BeloteApp, n: int, offset: int) -> None:
     """All-bot tables (as bench/load.py's), to a target no match reaches in the run, so
     every one is still playing when its process is killed."""
-    for i in range(offset, offset + n):
-        host = User(f"bench:host{i}", f"host{i}")
-        channel = Channel(f"bench:channel{i % 50}")
-        await app.command(host, channel, "/table create --target 100000")
-        tid = next(t.tid for t in app.tables.values() if t.host == host.id)
-        for _ in range(3):
-            await app.command(host, channel, f"/addbot normal {tid}")
-        await app.command(host, channel, f"/leave {tid}")
-        await app.command(host, channel, f"/addbot normal {tid}")
-        replies = await app.command(host, channel, f"/start {tid}")
-        assert replies and replies[0].ok, replies
+    await load.open_tables(app, n, "normal", offset, target=100000)
 
 
 def spin(until: float) -> None:

@@ -35,6 +35,7 @@ from bot.play.table import MatchRun, ai_seed
 from bot.play.thinking import think
 from bot.store import LogEntry, open_store
 from bot.store.postgres import HOLD_COMMIT_ENV
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
 LEASE = 3.0
@@ -75,7 +76,7 @@ async def _open_tables(proc: subprocess.Popen, out: Path, prefix: str) -> None:
             found = re.search(rf"@{host} \| Table (t\d+) created", out.read_text())
             return found.group(1) if found else None
 
-        tid = await _until(created, 60, step=0.05)
+        tid = await until(created, 60, step=0.05)
         for line in ("/addbot", "/addbot", "/addbot", "/leave", "/addbot", "/start"):
             proc.stdin.write(f"{host}: {line} {tid}\n")
         proc.stdin.flush()
@@ -101,16 +102,6 @@ def _start(url: str, owner: str, out: Path, **env: str) -> subprocess.Popen:
         cwd=ROOT,
     )
     return proc  # its input left open: the process runs until it is stopped
-
-
-async def _until(what, timeout: float, step: float = 0.02):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = await what()
-        if got:
-            return got
-        await asyncio.sleep(step)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what.__name__}")
 
 
 class World:
@@ -185,7 +176,7 @@ async def test_stops_inside_commits_kills_and_restarts_lose_nothing(pg_server, t
             owners = await world.owners()
             return len(moves) == 2 * TABLES and set(owners.values()) == {"A", "B"}
 
-        await _until(all_playing, 120, step=0.2)
+        await until(all_playing, 120, step=0.2)
         await asyncio.sleep(2 * LEASE)  # a few deals' worth of log to rebuild
 
         # 1. A stops inside a commit (row locks held), B dies: C takes all of it
@@ -194,7 +185,7 @@ async def test_stops_inside_commits_kills_and_restarts_lose_nothing(pg_server, t
         async def held() -> bool:
             return (hold / "held").exists()
 
-        await _until(held, 30, step=0.005)
+        await until(held, 30, step=0.005)
         os.kill(procs["A"].pid, signal.SIGSTOP)
         os.kill(procs["B"].pid, signal.SIGKILL)
         fault = time.time()
@@ -202,7 +193,7 @@ async def test_stops_inside_commits_kills_and_restarts_lose_nothing(pg_server, t
         procs["B"].wait()
         held_tables = {int(x) for x in (hold / "held").read_text().split()}
         assert held_tables and held_tables <= set(await world.owners())
-        await _until(lambda: world.all_taken_by("C", fault), WITHIN, step=0.1)
+        await until(lambda: world.all_taken_by("C", fault), WITHIN, step=0.1)
         takeovers["A stopped in a commit, B killed"] = time.time() - fault
 
         # 2. A goes on: its held commit fails, it writes nothing and drops its tables
@@ -220,7 +211,7 @@ async def test_stops_inside_commits_kills_and_restarts_lose_nothing(pg_server, t
         fault = time.time()
         procs["A"].wait()
         procs["C"].wait()
-        await _until(lambda: world.all_taken_by("B", fault), WITHIN, step=0.1)
+        await until(lambda: world.all_taken_by("B", fault), WITHIN, step=0.1)
         takeovers["A and C killed at once"] = time.time() - fault
 
         # 4. B killed and restarted under its name: it takes its own tables back
@@ -228,7 +219,7 @@ async def test_stops_inside_commits_kills_and_restarts_lose_nothing(pg_server, t
         procs["B"].wait()
         fault = time.time()
         procs["B"] = _start(url, "B", out["B"])
-        await _until(lambda: world.all_taken_by("B", fault), WITHIN + 10, step=0.1)
+        await until(lambda: world.all_taken_by("B", fault), WITHIN + 10, step=0.1)
         takeovers["B restarted"] = time.time() - fault
         await asyncio.sleep(1.0)
         procs["B"].send_signal(signal.SIGTERM)  # a clean stop: it gives its leases back

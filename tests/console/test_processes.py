@@ -6,7 +6,6 @@ run (both have its deadline armed) is closed once."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -22,6 +21,7 @@ from bot.play.thinking import think
 from bot.store import LogEntry, open_store
 from bot.tournaments.model import Format, Numbers
 from bot.tournaments.store import Deadline, Tournament, TournamentDB
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
 LEASE = 2.0
@@ -114,16 +114,6 @@ async def _ended(conn: asyncpg.Connection) -> int:
     return await conn.fetchval("SELECT count(*) FROM matches WHERE status != 'playing'")
 
 
-async def _until(what, timeout: float, step: float = 0.01):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = await what()
-        if got:
-            return got
-        await asyncio.sleep(step)
-    raise AssertionError(f"timed out waiting for {what.__name__}")
-
-
 async def _expected_actions(entries: list[LogEntry], table_id: int) -> None:
     """Replay the log through the engine, checking every bot action is the decision the
     bot makes at that position (as the dead process would have made it)."""
@@ -156,15 +146,15 @@ async def test_a_killed_process_tables_are_resumed_by_the_other(pg_server, tmp_p
         async def ladder_closed() -> bool:
             return bool(await conn.fetchval("SELECT count(*) FROM tournament_jobs"))
 
-        await _until(ladder_closed, 60)
-        mid_a = await _until(lambda: _match_of(conn, "alice"), 30)
-        await _until(lambda: _match_of(conn, "bob"), 30)
+        await until(ladder_closed, 60)
+        mid_a = await until(lambda: _match_of(conn, "alice"), 30)
+        await until(lambda: _match_of(conn, "bob"), 30)
 
         async def mid_trick() -> bool:  # 1-3 cards of a trick on the table
             plays, _ = await _plays(conn, mid_a)
             return plays >= 12 and plays % 4 != 0
 
-        await _until(mid_trick, 120, step=0.005)
+        await until(mid_trick, 120, step=0.005)
         assert procs["A"].poll() is None, "A finished before the kill"
         os.kill(procs["A"].pid, signal.SIGKILL)
         killed_at = time.time()
@@ -176,7 +166,7 @@ async def test_a_killed_process_tables_are_resumed_by_the_other(pg_server, tmp_p
             plays, last = await _plays(conn, mid_a)
             return last if plays > plays_at_kill else 0.0
 
-        first_after = await _until(resumed, LEASE + 20)
+        first_after = await until(resumed, LEASE + 20)
         # the lease runs out, then B's keeper (every lease/3) takes the table over
         assert first_after - killed_at < LEASE + LEASE / 3 + 2.0, first_after - killed_at
         assert await conn.fetchval("SELECT owner FROM leases WHERE table_id = $1", table_a) == "B"
@@ -184,7 +174,7 @@ async def test_a_killed_process_tables_are_resumed_by_the_other(pg_server, tmp_p
         async def both_over() -> bool:
             return await _ended(conn) == 2
 
-        await _until(both_over, 180, step=0.1)
+        await until(both_over, 180, step=0.1)
         procs["B"].stdin.close()  # end of input: B waits for its matches, then stops
         assert procs["B"].wait(timeout=60) == 0, (tmp_path / "B.out").read_text()[-3000:]
     finally:

@@ -23,6 +23,7 @@ from bot.store.postgres import LOCK_TIMEOUT, session_settings
 from tests.core.harness import make_harness
 from tests.core.test_store import _entry, _table_with_match
 from tests.pg import PgServer
+from tests.waiting import until
 
 
 class Runner:
@@ -45,16 +46,6 @@ class Runner:
         for tid in ids:
             self.tables.pop(tid, None)
             self.dropped.append(tid)
-
-
-async def _until(what, timeout: float, step: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = await what()
-        if got:
-            return got
-        await asyncio.sleep(step)
-    raise AssertionError(f"timed out waiting for {what.__name__}")
 
 
 async def test_a_claim_skips_what_a_paused_transaction_locks_and_takes_it_when_it_ends(
@@ -83,7 +74,7 @@ async def test_a_claim_skips_what_a_paused_transaction_locks_and_takes_it_when_i
             return await c.claim_tables(mine=False)
 
         began = time.monotonic()
-        assert [r.id for r in await _until(freed, 5)] == ids[:1]
+        assert [r.id for r in await until(freed, 5)] == ids[:1]
         assert time.monotonic() - began < 2.5
         assert paused.is_closed() or await _closed(paused)
         with pytest.raises(LeaseLost):  # A, awake, writes nothing to a table it lost
@@ -151,14 +142,14 @@ async def test_the_renewal_goes_on_while_a_takeover_rebuilds(pg_server):
             async def adopting() -> bool:
                 return (await a.lease_of(theirs))[0] == "A"
 
-            await _until(adopting, 5)
+            await until(adopting, 5)
             began = time.monotonic()
             while time.monotonic() - began < lease * 2.5:  # the rebuild is under way
                 for tid in mine:
                     owner, left = await a.lease_of(tid)
                     assert owner == "A" and left > 0, (tid, left)
                 await asyncio.sleep(0.05)
-            await _until(lambda: _true(theirs in runner.adopted), 5)
+            await until(lambda: _true(theirs in runner.adopted), 5)
             assert runner.dropped == []
             assert keeper.status().held >= mine
         finally:
@@ -231,7 +222,7 @@ async def test_an_outage_is_one_line_a_change_and_the_process_keeps_its_tables(c
             async def back() -> bool:
                 return keeper.status().database_up
 
-            await _until(back, 15)
+            await until(back, 15)
             await asyncio.sleep(keeper.period * 3)
         await keeper.stop()
         lines = [r for r in caplog.records if r.name.startswith("bot.store")]
@@ -318,7 +309,7 @@ async def test_a_move_the_outage_kept_from_being_stored_is_not_kept_in_memory_ei
         async def back() -> bool:
             return tid in h.app.tables
 
-        await _until(back, 20)
+        await until(back, 20)
         run = h.app.tables[tid].run
         stored = await h.store.log(mid)
         assert run.seq == len(stored)  # memory is what the database holds
