@@ -27,7 +27,21 @@ from engine.errors import (
     NotYourTurn,
     UnknownRuleset,
 )
-from engine.match import DealRecord, DealResult, Event, Match, Phase, SeatView, Trick
+from engine.events import (
+    Bid,
+    CardPlayed,
+    ContractMade,
+    DealEnded,
+    DealResult,
+    Dealt,
+    Event,
+    MatchEnded,
+    MeldsShown,
+    Redealt,
+    Trick,
+    TrickWon,
+)
+from engine.match import DealRecord, Match, Phase, SeatView
 from engine.recipe import DeckInputs, commitment, parse_seed_hex, shuffled_deck
 from engine.rulesets import RULESETS, Ruleset, get_ruleset
 
@@ -37,9 +51,14 @@ __all__ = [
     "RULESETS",
     "SUITS",
     "Action",
+    "Bid",
+    "CardPlayed",
     "Contract",
+    "ContractMade",
+    "DealEnded",
     "DealRecord",
     "DealResult",
+    "Dealt",
     "DeckInputs",
     "EngineError",
     "Event",
@@ -47,13 +66,17 @@ __all__ = [
     "InvalidCard",
     "InvalidSeed",
     "Match",
+    "MatchEnded",
     "MatchOver",
     "Meld",
+    "MeldsShown",
     "NotYourTurn",
     "Phase",
+    "Redealt",
     "Ruleset",
     "SeatView",
     "Trick",
+    "TrickWon",
     "UnknownRuleset",
     "card_points",
     "card_text",

@@ -42,6 +42,20 @@ from engine.core import (
     winner_index,
 )
 from engine.errors import EngineError, IllegalAction, InvalidSeed, MatchOver, NotYourTurn
+from engine.events import (
+    Bid,
+    CardPlayed,
+    ContractMade,
+    DealEnded,
+    DealResult,
+    Dealt,
+    Event,
+    MatchEnded,
+    MeldsShown,
+    Redealt,
+    Trick,
+    TrickWon,
+)
 from engine.recipe import DeckInputs, shuffled_deck
 from engine.rulesets import Ruleset, get_ruleset
 from engine.simulate import BELOTE_MASK
@@ -53,57 +67,6 @@ class Phase(enum.StrEnum):
     BIDDING = "bidding"
     PLAY = "play"
     OVER = "over"
-
-
-@dataclass(frozen=True)
-class Event:
-    kind: str
-    seat: int | None
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Trick:
-    leader: int
-    cards: tuple[tuple[int, int], ...]  # (seat, card) in play order
-    winner: int
-    points: int  # raw card points (+10 on the last trick), before No Trump doubling
-
-
-@dataclass(frozen=True)
-class DealResult:
-    """How a deal was counted. Points are match units (tens in Bulgarian)."""
-
-    k: int
-    contract: Contract
-    card_points: tuple[int, int]  # raw, last trick included
-    tricks: tuple[int, int]
-    melds: tuple[int, int]  # melds that count
-    belotes: tuple[int, int]
-    totals: tuple[int, int]  # what was compared (see core.score_*)
-    outcome: str  # made / set / dispute / hanging
-    points: tuple[int, int]  # scored by each team on this deal
-    held: int  # put aside for the winner of the next deal
-    paid: tuple[int, int]  # earlier held points paid to each team on this deal
-    scores: tuple[int, int]  # match totals after this deal
-    capot: int | None  # team that took every trick
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "k": self.k,
-            "contract": self.contract.to_dict(),
-            "card_points": list(self.card_points),
-            "tricks": list(self.tricks),
-            "melds": list(self.melds),
-            "belotes": list(self.belotes),
-            "totals": list(self.totals),
-            "outcome": self.outcome,
-            "points": list(self.points),
-            "held": self.held,
-            "paid": list(self.paid),
-            "scores": list(self.scores),
-            "capot": self.capot,
-        }
 
 
 @dataclass
@@ -278,17 +241,7 @@ class Match:
         self._meld_pts = [0, 0]
         self.phase = Phase.BIDDING
         self.to_move = (self.dealer + 1) % 4
-        return [
-            Event(
-                "deal",
-                None,
-                {
-                    "k": k,
-                    "dealer": self.dealer,
-                    "turned": None if self.turned is None else card_text(self.turned),
-                },
-            )
-        ]
+        return [Dealt(k, self.dealer, self.turned)]
 
     def _finish_dealing(self) -> None:
         """Deal the rest after the auction (French: the taker gets the turned card + 2)."""
@@ -448,7 +401,7 @@ class Match:
     def _apply_bid(self, seat: int, action: Action) -> list[Event]:
         self._record_action(seat, action)
         self._bids.append((seat, action.text))
-        events = [Event("bid", seat, {"action": action.text})]
+        events: list[Event] = [Bid(seat, action.text)]
         nxt = (seat + 1) % 4
         if self.rules.auction == "french":
             if action.kind == "pass":
@@ -492,16 +445,12 @@ class Match:
 
     def _close_auction(self) -> list[Event]:
         c = self._live_contract()
-        ev = Event(
-            "contract", c.taker, {"contract": c.trump, "taker": c.taker, "multiplier": c.multiplier}
-        )
         self._finish_dealing()
-        return [ev]
+        return [ContractMade(c)]
 
     def _redeal(self) -> list[Event]:
         self._record.hands = [cards_of(h) for h in self._hands]
-        ev = Event("redeal", None, {"k": self.k})
-        return [ev, *self._start_deal()]
+        return [Redealt(self.k), *self._start_deal()]
 
     def _check_play(self, seat: int, action: Action) -> None:
         card = action.card
@@ -547,13 +496,7 @@ class Match:
         card = action.card
         assert card is not None  # _check_play refused an action without a card
         self._record_action(seat, action)
-        events = [
-            Event(
-                "play",
-                seat,
-                {"card": card_text(card), "belote": action.belote, "melds": action.melds},
-            )
-        ]
+        events: list[Event] = [CardPlayed(seat, card, action.belote, action.melds)]
         if action.melds:
             self._declared.append((seat, best_melds(self._hands[seat])))
         if action.belote:
@@ -578,18 +521,7 @@ class Match:
         leader = self._trick_seats[0]
         trick = Trick(leader, tuple(zip(self._trick_seats, self._trick, strict=True)), w, pts)
         self._tricks.append(trick)
-        events.append(
-            Event(
-                "trick",
-                w,
-                {
-                    "winner": w,
-                    "cards": cards_text(self._trick),
-                    "leader": leader,
-                    "points": pts,
-                },
-            )
-        )
+        events.append(TrickWon(trick))
         self._trick = []
         self._trick_seats = []
         if len(self._tricks) == 1 and self.rules.has_melds and self._declared:
@@ -598,13 +530,7 @@ class Match:
             for s, m, counts in counted:
                 if counts:
                     self._meld_pts[s % 2] += m.points
-            events.append(
-                Event(
-                    "melds",
-                    None,
-                    {"melds": [{"seat": s, **m.to_dict(), "counts": c} for s, m, c in counted]},
-                )
-            )
+            events.append(MeldsShown(self._melds_public))
         if last:
             return events + self._end_deal()
         self._leader = w
@@ -659,12 +585,12 @@ class Match:
         )
         self._record.result = result
         self.last_result = result
-        events = [Event("deal_end", None, result.to_dict())]
+        events: list[Event] = [DealEnded(result)]
         if self._match_is_won(capot):
             self.winner = 0 if s0 > s1 else 1
             self.phase = Phase.OVER
             self.to_move = None
-            events.append(Event("match_end", None, {"winner": self.winner, "scores": [s0, s1]}))
+            events.append(MatchEnded(self.winner, self.scores))
             return events
         return events + self._start_deal()
 

@@ -21,14 +21,14 @@ from bot.platform import Button, Channel, Post
 from bot.play.table import Table
 from bot.show import render, texts
 from bot.show.i18n import _, has_text
-from engine import Action, Event
+from engine import Action, ContractMade, DealEnded, Dealt, Event, Redealt
 
 log = logging.getLogger(__name__)
 
 Rows = tuple[tuple[Button, ...], ...]
 
 #: Engine events after which every hand at the table changed (not only the mover's).
-WHOLE_HAND_EVENTS = frozenset({"deal", "contract", "redeal", "deal_end"})
+WHOLE_HAND_EVENTS = (Dealt, ContractMade, Redealt, DealEnded)
 
 
 def button_code(t: Table, code: str, seat: int | None = None) -> str:
@@ -282,9 +282,9 @@ class Presenter:
             return posts
         loc = table_locale(t)
         for e in events:
-            if e.kind != "deal_end":
+            if not isinstance(e, DealEnded):
                 continue
-            k = e.data["k"]
+            k = e.result.k
             record = next((d for d in run.match.deals if d.k == k), None)
             if record is None or record.result is None:
                 continue
@@ -337,7 +337,7 @@ class Presenter:
         posts.append(await self.table(t))
         if run.match is None:
             return posts
-        whole_hand = any(e.kind in WHOLE_HAND_EVENTS for e in events)
+        whole_hand = any(isinstance(e, WHOLE_HAND_EVENTS) for e in events)
         who = list(range(4)) if whole_hand or actor is None else [actor, run.to_move]
         posts += await self.hands(t, [s for s in dict.fromkeys(who) if s is not None])
         last = run.last_action

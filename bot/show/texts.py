@@ -3,11 +3,12 @@ next to the rendered images). Every line is one whole message of the catalog."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from bot.show.i18n import _
-from engine import RULESETS, Action, card_text, cards_text
+from engine import RULESETS, Action, CardPlayed, Event, MeldsShown, Redealt, card_text, cards_text
 
 if TYPE_CHECKING:
     from bot.play.table import MatchRun, Seat, Table
@@ -480,14 +481,13 @@ class _Trick:
         self.winner = winner
 
 
-def announcement_lines(run: MatchRun, events: list[Any], locale: str) -> Lines:
+def announcement_lines(run: MatchRun, events: Sequence[Event], locale: str) -> Lines:
     """What the table is told as it happens: each meld shown (and whether it counts),
     belote announced, a deal everybody passed and that is dealt again. One line each,
     kinds ``meld``, ``belote``, ``redeal``; empty when nothing of the kind happened."""
     lines: Lines = []
     for e in events:
-        kind = getattr(e, "kind", None)
-        if kind == "play" and e.data.get("belote"):
+        if isinstance(e, CardPlayed) and e.belote:
             seat = e.seat
             lines.append(
                 (
@@ -500,10 +500,9 @@ def announcement_lines(run: MatchRun, events: list[Any], locale: str) -> Lines:
                     ),
                 )
             )
-        elif kind == "melds":
-            for m in e.data.get("melds", ()):
-                seat = m["seat"]
-                key = "announce-meld" if m.get("counts") else "announce-meld-void"
+        elif isinstance(e, MeldsShown):
+            for seat, meld, counts in e.melds:
+                key = "announce-meld" if counts else "announce-meld-void"
                 lines.append(
                     (
                         "meld",
@@ -512,13 +511,13 @@ def announcement_lines(run: MatchRun, events: list[Any], locale: str) -> Lines:
                             locale,
                             name=_name(run, seat, locale),
                             team=_team(seat, locale),
-                            meld=meld_name(m, locale),
-                            points=m["points"],
+                            meld=meld_name(meld.to_dict(), locale),
+                            points=meld.points,
                         ),
                     )
                 )
-        elif kind == "redeal":
-            lines.append(("redeal", _("announce-redeal", locale, deal=e.data.get("k", 0) + 1)))
+        elif isinstance(e, Redealt):
+            lines.append(("redeal", _("announce-redeal", locale, deal=e.k + 1)))
     return lines
 
 

@@ -1,8 +1,17 @@
-"""The events `apply` returns tell the whole story of a deal, in order, as JSON-safe data."""
+"""The events `apply` returns tell the whole story of a deal, in order, as typed values."""
 
-import json
-
-from engine import DeckInputs, Match
+from engine import (
+    Bid,
+    CardPlayed,
+    ContractMade,
+    DealEnded,
+    Dealt,
+    DeckInputs,
+    Match,
+    MatchEnded,
+    Redealt,
+    TrickWon,
+)
 
 from .helpers import eager
 
@@ -11,20 +20,23 @@ INPUTS = DeckInputs(bytes(range(32)), (bytes(16), None, bytes(16), None))
 
 def test_a_deal_tells_deal_bid_contract_plays_tricks_and_its_end():
     m = Match("club", inputs=INPUTS)
-    assert [e.kind for e in m.start_events] == ["deal"]
-    assert m.start_events[0].data == {
-        "k": 0,
-        "dealer": 0,
-        "turned": m.start_events[0].data["turned"],
-    }
-    kinds = []
+    assert m.start_events == [Dealt(0, 0, m.deals[0].turned)]
+    events = []
     while m.deal_number == 0:
-        for e in m.apply(m.to_move, eager(m, m.to_move, m.legal_actions(m.to_move))):
-            kinds.append(e.kind)
-            json.dumps(e.data)  # JSON-safe
-    assert kinds[0] == "bid" and kinds[1] == "contract"
-    assert kinds.count("play") == 32 and kinds.count("trick") == 8
-    assert kinds[-2:] == ["deal_end", "deal"]
+        events += m.apply(m.to_move, eager(m, m.to_move, m.legal_actions(m.to_move)))
+    kinds = [type(e) for e in events]
+    assert kinds[0] is Bid and kinds[1] is ContractMade
+    assert kinds.count(CardPlayed) == 32 and kinds.count(TrickWon) == 8
+    assert kinds[-2:] == [DealEnded, Dealt]
+    contract = next(e for e in events if isinstance(e, ContractMade)).contract
+    assert contract == m.deals[0].contract
+    tricks = [e.trick for e in events if isinstance(e, TrickWon)]
+    assert [t.winner for t in tricks] == [t.cards[0][0] for t in tricks[1:]] + [tricks[-1].winner]
+    plays = [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)]
+    assert plays == [pair for t in tricks for pair in t.cards]
+    assert events[-2] == DealEnded(m.deals[0].result)
+    assert events[-1] == Dealt(1, 1, m.turned)
+    assert {e.kind for e in events} == {"bid", "contract", "play", "trick", "deal_end", "deal"}
 
 
 def test_a_redeal_is_told_then_the_next_deal():
@@ -32,8 +44,8 @@ def test_a_redeal_is_told_then_the_next_deal():
     events = []
     for _ in range(8):
         events = m.apply(m.to_move, "pass")
-    assert [e.kind for e in events] == ["bid", "redeal", "deal"]
-    assert events[-1].data["k"] == 1 and events[-1].data["dealer"] == 1
+    assert events[0] == Bid(0, "pass")
+    assert events[1:] == [Redealt(0), Dealt(1, 1, m.turned)]
 
 
 def test_the_match_end_is_told_with_the_winner_and_scores():
@@ -41,5 +53,5 @@ def test_the_match_end_is_told_with_the_winner_and_scores():
     events = []
     while m.to_move is not None:
         events = m.apply(m.to_move, eager(m, m.to_move, m.legal_actions(m.to_move)))
-    assert events[-1].kind == "match_end"
-    assert events[-1].data == {"winner": m.winner, "scores": list(m.scores)}
+    assert m.winner is not None
+    assert events[-1] == MatchEnded(m.winner, m.scores)

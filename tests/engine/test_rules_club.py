@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import IllegalAction, Match, find_melds, get_ruleset, mask_of, parse_cards
+from engine import IllegalAction, Match, MeldsShown, find_melds, get_ruleset, mask_of, parse_cards
 from engine.core import Meld, counting_melds, score_french
 
 from .helpers import french_deck, legal, play_out
@@ -175,7 +175,7 @@ def test_melds_are_shown_to_all_when_the_first_trick_ends():
     m.apply(2, next(a for a in m.legal_actions(2) if a.melds))
     m.apply(3, m.legal_actions(3)[0])
     events = m.apply(0, m.legal_actions(0)[0])
-    assert [e.kind for e in events][-1] == "melds"
+    assert isinstance(events[-1], MeldsShown) and events[-1].melds == m.view(None).melds
     shown = m.view(None).melds
     assert [(s, mm.points, c) for s, mm, c in shown] == [(1, 50, True), (2, 20, False)]
 

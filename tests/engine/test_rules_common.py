@@ -7,6 +7,7 @@ from engine import (
     Action,
     DeckInputs,
     Match,
+    TrickWon,
     card_points,
     cards_text,
     find_melds,
@@ -114,12 +115,12 @@ def test_last_trick_is_worth_10_more(ruleset):
     tricks = []
     while m.deals[0].result is None:
         events = m.apply(m.to_move, eager(m, m.to_move, m.legal_actions(m.to_move)))
-        tricks += [e for e in events if e.kind == "trick"]
+        tricks += [e.trick for e in events if isinstance(e, TrickWon)]
     code = m.deals[0].contract.trump
     assert len(tricks) == 8
-    for i, ev in enumerate(tricks):
-        raw = sum(card_points(c, code) for c in parse_cards(ev.data["cards"]))
-        assert ev.data["points"] == raw + (10 if i == 7 else 0)
+    for i, trick in enumerate(tricks):
+        raw = sum(card_points(c, code) for _seat, c in trick.cards)
+        assert trick.points == raw + (10 if i == 7 else 0)
 
 
 # docs/rules.md#card-order-and-values
