@@ -69,7 +69,7 @@ from adapters.discord.messages import (
     dm_key,
 )
 from adapters.discord.shards import Shards
-from adapters.discord.widgets import ActionButton, Shown, shown
+from adapters.discord.widgets import ActionButton, OutgoingMessage, shown
 from bot.ops.delivery import DeliveryQueue
 from bot.platform import Channel, Choices, Post, Reply, User
 from bot.show.i18n import _, has_text
@@ -121,7 +121,7 @@ class _Item:
 
     key: str | None
     seq: int
-    shown: Shown
+    shown: OutgoingMessage
     public: bool = False
     adoptable: bool = False
 
@@ -271,7 +271,7 @@ class DiscordAdapter:
         if channel_id is None:
             return
         if job.once:  # the adapter's own line: its mention is meant (it never pings)
-            view = Shown(post.text, None, "", ())
+            view = OutgoingMessage(post.text, None, "", ())
         else:
             view = shown(post.text, post.image, post.image_name, post.buttons)
         target = self.client.get_partial_messageable(channel_id)
@@ -356,7 +356,7 @@ class DiscordAdapter:
         await self._retire(old)
         await self._dm_outdated(post.to_user, post.key)
 
-    def _private_view(self, post: Post, interaction: discord.Interaction) -> Shown:
+    def _private_view(self, post: Post, interaction: discord.Interaction) -> OutgoingMessage:
         """A private post as shown through ``interaction``: in a DM its buttons carry the
         table's place, as the click there comes from the DM channel."""
         place = place_of(post.channel) if _in_dm(interaction) else None
@@ -368,7 +368,7 @@ class DiscordAdapter:
 
         The DM is an ordinary message of the bot (it may edit it for ever), so its id is
         kept in the persisted map and survives a restart. Discord notifies a new message,
-        never an edit: a version that asks the user to act (:attr:`Shown.asks`: their
+        never an edit: a version that asks the user to act (:attr:`OutgoingMessage.asks`: their
         move) is sent as a new DM, and the previous one deleted, unless the DM already
         asks for this move (the map keeps whether it asks; it stops asking when a version
         was shown ephemerally since, see :meth:`_dm_outdated`). So an idle player is
@@ -889,6 +889,6 @@ def _copy_view(message: discord.Message | None, *, disabled: bool) -> discord.ui
     return view if view.children else None
 
 
-def _adoptable(key: str, view: Shown) -> bool:
+def _adoptable(key: str, view: OutgoingMessage) -> bool:
     """May this post take over a keyless hand shown by ``/hand`` or "Show my hand"?"""
     return key.startswith("hand:") or view.rich

@@ -151,7 +151,7 @@ def build_view(buttons: Buttons, place: str | None = None) -> discord.ui.View | 
 
 
 @dataclass(frozen=True)
-class Shown:
+class OutgoingMessage:
     """One message's worth of what the core said, ready for any discord.py send/edit."""
 
     content: str
@@ -225,7 +225,7 @@ def shown(
     buttons: Buttons,
     place: str | None = None,
     document: tuple[str, bytes] | None = None,
-) -> Shown:
+) -> OutgoingMessage:
     text = plain_text(text)
     content = text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
-    return Shown(content, image, image_name, buttons, place, document)
+    return OutgoingMessage(content, image, image_name, buttons, place, document)

@@ -46,7 +46,7 @@ from bot.platform import Button, Post
 from . import ids
 from .keyboard import CAPTION_LIMIT, TEXT_LIMIT, cut, digest, inline_keyboard, markup_digest
 from .lobby import is_table_post, lobby_picture
-from .memory import Memory, Shown
+from .memory import Memory, ShownMessage
 from .texts import text
 
 log = logging.getLogger(__name__)
@@ -234,7 +234,7 @@ class Outbox:
         markup = await inline_keyboard(post.buttons, lambda b: self._link_for(b, post))
         kind = "photo" if post.image else "text"
         body = cut(post.text, CAPTION_LIMIT if post.image else TEXT_LIMIT)
-        want = Shown(
+        want = ShownMessage(
             chat_id=chat_id,
             message_id=0,
             kind=kind,
@@ -281,8 +281,8 @@ class Outbox:
 
     async def _edit(
         self,
-        shown: Shown,
-        want: Shown,
+        shown: ShownMessage,
+        want: ShownMessage,
         post: Post,
         body: str,
         markup: InlineKeyboardMarkup | None,

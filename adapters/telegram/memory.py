@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS telegram_origins (
 
 
 @dataclass
-class Shown:
+class ShownMessage:
     """The Telegram message that shows a post key, and digests of what it shows."""
 
     chat_id: int
@@ -70,7 +70,7 @@ class Shown:
 class Memory:
     def __init__(self, sql: Database) -> None:
         self._sql = sql
-        self.shown: dict[str, Shown] = {}
+        self.shown: dict[str, ShownMessage] = {}
         self.started: set[int] = set()
         self.notices: set[tuple[int, int]] = set()
         self.origins: dict[tuple[int, int], str] = {}
@@ -91,7 +91,7 @@ class Memory:
             "SELECT mkey, chat_id, message_id, kind, digest, image_digest, markup_digest,"
             " caption_digest FROM telegram_messages"
         ):
-            self.shown[row[0]] = Shown(*row[1:])
+            self.shown[row[0]] = ShownMessage(*row[1:])
         rows = await self._sql.fetch("SELECT user_id FROM telegram_users WHERE started = 1")
         self.started = {row[0] for row in rows}
         rows = await self._sql.fetch("SELECT user_id, chat_id FROM telegram_notices")
@@ -102,7 +102,7 @@ class Memory:
     async def close(self) -> None:
         await self._sql.close()
 
-    async def remember(self, mkey: str, shown: Shown) -> None:
+    async def remember(self, mkey: str, shown: ShownMessage) -> None:
         self.shown[mkey] = shown
         await self._sql.execute(
             "INSERT INTO telegram_messages VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
