@@ -13,8 +13,8 @@ from __future__ import annotations
 import functools
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram, Info
 from prometheus_client.core import GaugeMetricFamily
@@ -104,7 +104,36 @@ def platform_of(channel_id: str) -> str:
 
 # --- tables and matches: read from the running apps when scraped -----------------------
 
-_apps: weakref.WeakSet[Any] = weakref.WeakSet()
+
+class CountedSettings(Protocol):
+    """What the gauges read of a table's settings."""
+
+    @property
+    def ruleset(self) -> str: ...
+
+
+class CountedTable(Protocol):
+    """What the gauges read of a table: where it is, what it plays, how far it got."""
+
+    @property
+    def channel(self) -> str: ...
+
+    @property
+    def settings(self) -> CountedSettings: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+class WatchedApp(Protocol):
+    """What the gauges read of a running app (the core's ``BeloteApp``): its tables, in
+    memory, by id. A Protocol so that ops/ names what it reads without importing the core."""
+
+    @property
+    def tables(self) -> Mapping[int, CountedTable]: ...
+
+
+_apps: weakref.WeakSet[WatchedApp] = weakref.WeakSet()
 
 
 class _TablesCollector(Collector):
@@ -121,7 +150,7 @@ class _TablesCollector(Collector):
         open_: dict[tuple[str, str], int] = {}
         playing: dict[tuple[str, str], int] = {}
         for app in list(_apps):
-            for t in list(getattr(app, "tables", {}).values()):
+            for t in list(app.tables.values()):
                 if t.status == "closed":
                     continue
                 key = (platform_of(t.channel), t.settings.ruleset)
@@ -142,12 +171,12 @@ class _TablesCollector(Collector):
 REGISTRY.register(_TablesCollector())
 
 
-def watch(app: Any) -> None:
+def watch(app: WatchedApp) -> None:
     """Count ``app``'s tables in the gauges (called once it has started)."""
     _apps.add(app)
 
 
-def unwatch(app: Any) -> None:
+def unwatch(app: WatchedApp) -> None:
     """Count ``app``'s tables no more (it stopped)."""
     _apps.discard(app)
 
