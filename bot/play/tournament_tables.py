@@ -9,7 +9,7 @@ released, since the runner may call back into the core.
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.commands.inputs import Ctx
 from bot.ops.clock import Clock
@@ -23,30 +23,22 @@ from bot.play.table import BOT_NAMES, MatchRun, Seat, Table, TableSettings
 from bot.show.dispatch import Dispatch
 from bot.show.posting import Presenter
 from bot.store import Store
-from bot.tournaments.tables import TableRequest
+from bot.tournaments.tables import TableRequest, TournamentCalls
+from engine import Event
 
 log = logging.getLogger(__name__)
 
 
-class TournamentService(Protocol):
-    """What the core tells the tournament runner (``bot.tournaments.runner``)."""
-
-    async def on_seated(self, table_ref: str, user_id: str) -> None: ...
-
-    async def on_match_end(self, table_ref: str, winner: int | None, a: int, b: int) -> None: ...
-
-    async def on_rated_match(self, *args: Any, **kwargs: Any) -> None: ...
-
-
 class MatchResults:
     """Tells the tournament service (once attached) who sat down and how matches ended,
-    each call after the table's lock is released (through ``hooks``)."""
+    each call after the table's lock is released (through ``hooks``). What it may call is
+    :class:`bot.tournaments.tables.TournamentCalls`, the one statement of it."""
 
     def __init__(self, hooks: Hooks) -> None:
         self._hooks = hooks
-        self._service: TournamentService | None = None
+        self._service: TournamentCalls | None = None
 
-    def attach(self, service: TournamentService | None) -> None:
+    def attach(self, service: TournamentCalls | None) -> None:
         self._service = service
 
     def seated(self, ref: str, user_id: str) -> None:
@@ -86,7 +78,7 @@ class Closing(Protocol):
     """How a table's running match is stopped (the turns: commit, then show the end)."""
 
     async def changed(
-        self, t: Table, events: list[Any], actor: int | None = None, ctx: Ctx | None = None
+        self, t: Table, events: list[Event], actor: int | None = None, ctx: Ctx | None = None
     ) -> None: ...
 
 
