@@ -198,7 +198,6 @@ class MatchRun:
     left: list[bool] = field(default_factory=lambda: [False] * SEATS)
     belote_intent: list[bool] = field(default_factory=lambda: [False] * SEATS)
     aborted: bool = False
-    last_events: list[Event] = field(default_factory=list)
     last_action: tuple[int, str, By] | None = None  # seat, action text, by
     entries: list[LogEntry] = field(default_factory=list)
 
@@ -346,7 +345,6 @@ class MatchRun:
                 self.phase = "over"
             case Started():
                 raise ValueError(f"match {self.id} started twice")
-        self.last_events = events
         return events
 
     def entry_at(self, seq: int) -> ActionTaken | None:
