@@ -19,13 +19,12 @@ from engine.ai.sampler import sample_hands
 from engine.ai.scoring import deal_value
 from engine.ai.solver import NodeLimit, Position, solve_root
 from engine.ai.tables import (
-    FULL,
     POINTS,
     POWER,
     bits,
     legal_mask,
 )
-from engine.ai.world_search import SCORE, Totals, play_likelihood, world_totals
+from engine.ai.world_search import SCORE, Totals, play_likelihood, unseen_of, world_totals
 
 
 @dataclass(frozen=True)
@@ -101,21 +100,8 @@ def play_weights(k: Knowledge, bids: tuple[tuple[int, str], ...], turned: int | 
 
 def draw(k: Knowledge, rng: random.Random, weights: Weights | None = None) -> list[int]:
     """One deal of the unseen cards consistent with ``k``."""
-    me = k.seat
-    fixed = [0, 0, 0, 0]
-    need = [0, 0, 0, 0]
-    allowed = [0, 0, 0, 0]
-    placed = 0
-    for s in range(4):
-        if s == me:
-            fixed[s] = k.hand
-            continue
-        fixed[s] = k.known[s]
-        placed |= k.known[s]
-        need[s] = k.hand_sizes[s] - k.known[s].bit_count()
-        allowed[s] = FULL & ~k.excluded[s]
-    pool = k.unseen & ~placed
-    return sample_hands(rng, pool, need, allowed, fixed, weights)
+    u = unseen_of(k)
+    return sample_hands(rng, u.pool, u.need, u.allowed, u.fixed, weights)
 
 
 def choose_card(

@@ -64,8 +64,19 @@ class Totals:
         )
 
 
-def space_of(k: Knowledge) -> WorldSpace:
-    """The deals of the unseen cards that ``k`` admits (sizes, placed cards, exclusions)."""
+@dataclass(frozen=True)
+class Unseen:
+    """What ``k`` says of the cards this seat cannot see: each seat's ``fixed`` cards (its
+    own hand, cards known to be held), how many more it ``need``s, the cards it may be
+    ``allowed`` (not excluded by a void or a trump ceiling), and the ``pool`` to deal."""
+
+    fixed: list[int]
+    need: list[int]
+    allowed: list[int]
+    pool: int
+
+
+def unseen_of(k: Knowledge) -> Unseen:
     me = k.seat
     fixed = [0, 0, 0, 0]
     need = [0, 0, 0, 0]
@@ -79,7 +90,13 @@ def space_of(k: Knowledge) -> WorldSpace:
         placed |= k.known[s]
         need[s] = k.hand_sizes[s] - k.known[s].bit_count()
         allowed[s] = FULL & ~k.excluded[s]
-    return world_space(me, k.hand, k.unseen & ~placed, need, allowed, fixed)
+    return Unseen(fixed, need, allowed, k.unseen & ~placed)
+
+
+def space_of(k: Knowledge) -> WorldSpace:
+    """The deals of the unseen cards that ``k`` admits (sizes, placed cards, exclusions)."""
+    u = unseen_of(k)
+    return world_space(k.seat, k.hand, u.pool, u.need, u.allowed, u.fixed)
 
 
 def play_likelihood(k: Knowledge, hands: list[int]) -> float:
