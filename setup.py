@@ -12,6 +12,7 @@ setup(
             "engine.ai._dds",
             sources=["engine/ai/_dds.c"],
             extra_compile_args=["-O3", "-ffp-contract=off"],
+            libraries=["m"],
             optional=True,
         )
     ]

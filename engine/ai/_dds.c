@@ -17,6 +17,7 @@
 #include <Python.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -794,6 +795,213 @@ static double likelihood(int kind, int code, int me, int taker, const Play *hist
     return weight;
 }
 
+/* world_search.py's ``solved_likelihood``: the others' latest choices judged by the
+ * solver.  Each of the last ``depth`` plays of another seat that had a choice (in this
+ * world) and came with at most ``max_cards`` cards in hands is solved from where it was
+ * made, for the player's team: a card worth ``loss`` less than that seat's best card
+ * multiplies the weight by exp(-loss / tau).  ``won_before[i]``: the teams that had taken
+ * a trick before play ``i``.  Returns -1 when the node budget ran out. */
+static double solved_likelihood(int kind, int code, int me, const Play *history, int nh,
+                                const int *won_before, const uint32_t *hands, int depth,
+                                int max_cards, double tau, long long *nodes_left) {
+    uint32_t later[4] = {0, 0, 0, 0};
+    double weight = 1.0;
+    int judged = 0;
+    for (int i = nh - 1; i >= 0 && judged < depth; i--) {
+        const Play *p = &history[i];
+        later[p->seat] |= 1u << p->card;
+        if (p->seat == me || 32 - i > max_cards) continue;
+        uint32_t then[4];
+        for (int x = 0; x < 4; x++) then[x] = hands[x] | later[x];
+        uint32_t legal = legal_mask(kind, code, then[p->seat], p->prefix, p->n);
+        if (!(legal & (legal - 1))) continue;
+        if (*nodes_left <= 0 || fresh_table() < 0) return -1.0;
+        State st;
+        st.kind = kind;
+        st.code = code;
+        st.max_team = p->seat & 1;
+        memcpy(st.hands, then, sizeof st.hands);
+        for (int j = 0; j < p->n; j++) st.trick[j] = p->prefix[j];
+        st.ntrick = p->n;
+        st.leader = (p->seat - p->n) & 3;
+        st.won = won_before[i];
+        st.nodes = 0;
+        st.max_nodes = *nodes_left;
+        st.aborted = 0;
+        int rc[8], rv[8];
+        int nr = root_solve(&st, rc, rv);
+        *nodes_left -= st.nodes;
+        if (nr < 0) return -1.0;
+        int best = -INF, played = -INF;
+        for (int j = 0; j < nr; j++) {
+            if (rv[j] > best) best = rv[j];
+            if (rc[j] == p->card) played = rv[j];
+        }
+        weight *= exp(-(double)(best - played) / tau);
+        judged++;
+    }
+    return weight;
+}
+
+/* The teams that had taken a trick before each play of ``history`` (tricks of four). */
+static void wins_before(int code, const Play *history, int nh, int *out) {
+    int won = 0;
+    for (int i = 0; i < nh; i++) {
+        out[i] = won;
+        if (i % 4 == 3) {
+            int cards[4];
+            for (int j = 0; j < 4; j++) cards[j] = history[i - 3 + j].card;
+            int w = (history[i - 3].seat + winner_index(code, cards, 4)) & 3;
+            won |= 1 << (w & 1);
+        }
+    }
+}
+
+/* -- the auction's likelihood (engine/ai/auction.py, bidding.py's hard evaluation) -- */
+
+typedef struct {
+    int seat, round, turned, dealer, pass_legal, contre_legal, recontre_legal, cur, ours, said;
+    int nopt, opts[6];
+} SeenBid;
+
+#define MAX_BIDS 40
+#define TAKE_ROUND 0
+#define NAME_ROUND 1
+#define SAID_PASS -1
+#define SAID_TAKE -2
+#define SAID_CONTRE 6
+#define SAID_RECONTRE 7
+
+static const double TRUMP_W[8] = {1, 1, 8, 5, 11, 2.5, 3, 6};
+
+static double side_strength(uint32_t hand, int suit) {
+    uint32_t cards = (hand >> (suit * 8)) & 0xFF;
+    int ace = (cards >> 7) & 1, ten = (cards >> 3) & 1;
+    double s = 5.0 * ace;
+    if (ten) s += ace ? 3.0 : 0.5;
+    return s;
+}
+
+/* bidding.py's ``strength``: the same sums in the same order (so the same doubles). */
+static double strength(uint32_t hand, int code) {
+    if (code < 4) {
+        uint32_t trumps = hand & suit_mask(code);
+        double s = 0;
+        for (uint32_t m = trumps; m; m &= m - 1) s += TRUMP_W[__builtin_ctz(m) & 7];
+        int n = __builtin_popcount(trumps);
+        s += 2.5 * (n > 2 ? n - 2 : 0);
+        if ((trumps >> (code * 8 + 5) & 1) && (trumps >> (code * 8 + 6) & 1)) s += 3;
+        for (int suit = 0; suit < 4; suit++)
+            if (suit != code) s += side_strength(hand, suit);
+        return s;
+    }
+    double s = 0.0;
+    for (int suit = 0; suit < 4; suit++) {
+        uint32_t cards = (hand >> (suit * 8)) & 0xFF;
+        int count = __builtin_popcount(cards);
+        if (code == NT) {
+            int ace = (cards >> 7) & 1, ten = (cards >> 3) & 1, king = (cards >> 6) & 1;
+            s += (8.0 * ace + ((ten && ace) ? 5.0 : 1.5 * ten)) + ((king && ace && ten) ? 2.0 : 0.0);
+            s += 0.8 * (double)(count > 3 ? count - 3 : 0) * (double)(ace ? ace : ten);
+        } else {
+            int jack = (cards >> 4) & 1, nine = (cards >> 2) & 1, ace = (cards >> 7) & 1;
+            s += (9.0 * jack + ((nine && jack) ? 6.0 : 2.5 * nine)) + 1.5 * ace;
+            s += 0.8 * (double)(count > 2 ? count - 2 : 0) * (double)jack;
+        }
+    }
+    return s;
+}
+
+/* bidding.py's ``_defence``. */
+static double defence(uint32_t hand, int code) {
+    if (code < 4) {
+        uint32_t t = hand & suit_mask(code);
+        double s = 0;
+        for (uint32_t m = t; m; m &= m - 1) s += TRUMP_W[__builtin_ctz(m) & 7];
+        int n = __builtin_popcount(t);
+        s += 2 * (n > 1 ? n - 1 : 0);
+        for (int suit = 0; suit < 4; suit++)
+            if (suit != code) s += side_strength(hand, suit);
+        return s;
+    }
+    return strength(hand, code) + 0.3 * strength(hand, code == NT ? AT : NT);
+}
+
+/* bidding.py's ``bid_on(hand, turn, "hard")``, as a said code. */
+static int hard_bid(uint32_t hand, const SeenBid *b) {
+    if (b->round != 2) {
+        uint32_t full = hand | (1u << b->turned);
+        if (b->round == TAKE_ROUND)
+            return strength(full, b->turned >> 3) >= 22.0 - (b->dealer ? 1.5 : 0.0) ? SAID_TAKE : SAID_PASS;
+        if (!b->nopt) return SAID_PASS;
+        int best = b->opts[0];
+        double bs = strength(full, best);
+        for (int i = 1; i < b->nopt; i++) {
+            double v = strength(full, b->opts[i]);
+            if (v > bs) {
+                best = b->opts[i];
+                bs = v;
+            }
+        }
+        if (!b->pass_legal) return best;
+        return bs >= 24.0 ? best : SAID_PASS;
+    }
+    int best = SAID_PASS;
+    double best_margin = 0.0;
+    for (int i = 0; i < b->nopt; i++) {
+        int c = b->opts[i];
+        double margin = strength(hand, c) - (c == NT ? 23.0 : (c == AT ? 25.0 : 19.0));
+        if (b->ours) margin -= 6;
+        if (margin >= 0 && margin > best_margin - 1e-9 && (best == SAID_PASS || margin > best_margin)) {
+            best = c;
+            best_margin = margin;
+        }
+    }
+    if (b->contre_legal && b->cur >= 0) {
+        double contre_margin = defence(hand, b->cur) - 21.0;
+        if (contre_margin >= 0 && contre_margin >= best_margin) return SAID_CONTRE;
+    }
+    if (best != SAID_PASS) return best;
+    if (b->recontre_legal && b->cur >= 0 && strength(hand, b->cur) >= 27.0) return SAID_RECONTRE;
+    return SAID_PASS;
+}
+
+/* auction.py's ``_seat_likelihood``: the share of the seat's possible five-card auction
+ * hands (drawn from ``pool``, in ascending order) under which the model bids as it did. */
+static double seat_likelihood(const SeenBid *bids, int nb, int seat, uint32_t pool, double mismatch) {
+    int c[8], n = 0;
+    for (uint32_t m = pool; m && n < 8; m &= m - 1) c[n++] = __builtin_ctz(m);
+    double total = 0.0;
+    int count = 0;
+    for (int a = 0; a < n; a++)
+        for (int b1 = a + 1; b1 < n; b1++)
+            for (int c1 = b1 + 1; c1 < n; c1++)
+                for (int d = c1 + 1; d < n; d++)
+                    for (int e = d + 1; e < n; e++) {
+                        uint32_t hand = (1u << c[a]) | (1u << c[b1]) | (1u << c[c1]) | (1u << c[d]) | (1u << c[e]);
+                        double m = 1.0;
+                        for (int i = 0; i < nb; i++)
+                            if (bids[i].seat == seat && hard_bid(hand, &bids[i]) != bids[i].said) m *= mismatch;
+                        total += m;
+                        count++;
+                    }
+    return count ? total / count : 1.0;
+}
+
+/* auction.py's ``auction_likelihood``; ``dealt`` is each seat's whole hand. */
+static double auction_weight(const SeenBid *bids, int nb, const uint32_t *dealt, int turned,
+                             double mismatch) {
+    double weight = 1.0;
+    for (int seat = 0; seat < 4; seat++) {
+        int any = 0;
+        for (int i = 0; i < nb; i++) any |= bids[i].seat == seat;
+        if (!any) continue;
+        uint32_t pool = turned >= 0 ? dealt[seat] & ~(1u << turned) : dealt[seat];
+        weight *= seat_likelihood(bids, nb, seat, pool, mismatch);
+    }
+    return weight;
+}
+
 /* -- Python interface --------------------------------------------------------------- */
 
 static PyObject *NodeLimit = NULL;
@@ -933,7 +1141,8 @@ static int read_ints(PyObject *seq, int n, int cap, long long *out, const char *
 PyDoc_STRVAR(search_doc,
              "search_worlds(kind, code, seat, taker, multiplier, fixed, seats, need, classes,"
              " leader, trick, played, won, history, so_far, melds, belotes, samples, seed,"
-             " node_budget, infer, objective, points_weight) -> (cards, totals, weight_sum, nodes)\n\n"
+             " node_budget, infer, objective, points_weight, bids=(), turned=-1, bid_mismatch=1.0)"
+             " -> (cards, totals, weight_sum, nodes)\n\n"
              "engine/ai/world_search.py's ``world_totals``, compiled end to end.");
 
 static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
@@ -941,13 +1150,26 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     unsigned long long seed;
     long long node_budget;
     unsigned long long played_in;
-    double points_weight;
+    double points_weight, bid_mismatch = 1.0, judge_tau = 20.0;
+    int turned = -1, judge_depth = 0, judge_cards = 32;
+    long long judge_budget = 0;
     PyObject *fixed_o, *seats_o, *need_o, *classes_o, *trick_o, *history_o, *melds_o, *belotes_o;
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid", &kind, &code, &seat, &taker,
+    PyObject *bids_o = NULL;
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidL", &kind, &code, &seat, &taker,
                           &multiplier, &fixed_o, &seats_o, &need_o, &classes_o, &leader, &trick_o,
                           &played_in, &won, &history_o, &so_far, &melds_o, &belotes_o, &samples,
-                          &seed, &node_budget, &infer, &objective, &points_weight))
+                          &seed, &node_budget, &infer, &objective, &points_weight, &bids_o,
+                          &turned, &bid_mismatch, &judge_depth, &judge_cards, &judge_tau,
+                          &judge_budget))
         return NULL;
+    if (turned < -1 || turned > 31) {
+        PyErr_SetString(PyExc_ValueError, "turned: a card 0..31, or -1");
+        return NULL;
+    }
+    if (judge_depth < 0 || !(judge_tau > 0)) {
+        PyErr_SetString(PyExc_ValueError, "judge: a depth >= 0 and a tau > 0");
+        return NULL;
+    }
     if (code < 0 || code > 5 || kind < 0 || kind > 2 || seat < 0 || seat > 3 || taker < 0 ||
         taker > 3 || leader < 0 || leader > 3 || won < 0 || won > 3 || samples < 1) {
         PyErr_SetString(PyExc_ValueError, "kind, code, seat, taker, leader, won or samples out of range");
@@ -956,9 +1178,12 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     long long buf[32];
     Space *sp = calloc(1, sizeof(Space));
     Play *history = calloc(32, sizeof(Play));
-    if (!sp || !history) {
+    SeenBid *bids = calloc(MAX_BIDS, sizeof(SeenBid));
+    int nbids = 0;
+    if (!sp || !history || !bids) {
         free(sp);
         free(history);
+        free(bids);
         return PyErr_NoMemory();
     }
     PyObject *result = NULL;
@@ -1043,6 +1268,44 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         }
         Py_DECREF(hs);
     }
+    if (bids_o && bids_o != Py_None) {
+        PyObject *bs = PySequence_Fast(bids_o, "bids: a sequence");
+        if (!bs) goto done;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(bs);
+        if (len > MAX_BIDS) {
+            Py_DECREF(bs);
+            PyErr_SetString(PyExc_ValueError, "bids: at most 40");
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < len; i++) {
+            int n = read_ints(PySequence_Fast_GET_ITEM(bs, i), -1, 16, buf,
+                              "a bid: ten numbers and at most six options");
+            if (n < 10) {
+                Py_DECREF(bs);
+                if (n >= 0) PyErr_SetString(PyExc_ValueError, "a bid: ten numbers and at most six options");
+                goto done;
+            }
+            SeenBid *b = &bids[nbids++];
+            b->seat = (int)(buf[0] & 3);
+            b->round = (int)buf[1];
+            b->turned = (int)(buf[2] & 31);
+            b->dealer = (int)buf[3];
+            b->pass_legal = (int)buf[4];
+            b->contre_legal = (int)buf[5];
+            b->recontre_legal = (int)buf[6];
+            b->cur = (int)buf[7];
+            b->ours = (int)buf[8];
+            b->said = (int)buf[9];
+            b->nopt = n - 10 > 6 ? 6 : n - 10;
+            for (int j = 0; j < b->nopt; j++) b->opts[j] = (int)(buf[10 + j] % 6);
+            if (b->round < 0 || b->round > 2 || b->cur < -1 || b->cur > 5 || (b->round < 2 && buf[2] < 0)) {
+                Py_DECREF(bs);
+                PyErr_SetString(PyExc_ValueError, "a bid: round 0..2, a contract -1..5, a turned card");
+                goto done;
+            }
+        }
+        Py_DECREF(bs);
+    }
     count_space(sp);
     if (!sp->counts[0][sp->need[0]][sp->need[1]][sp->need[2]]) {
         PyErr_SetString(PyExc_ValueError, "no deal fits the constraints");
@@ -1056,14 +1319,32 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         for (uint32_t m = legal; m && nl < 8; m &= m - 1) lcards[nl++] = __builtin_ctz(m);
         double totals[8] = {0};
         double wsum = 0.0;
-        long long nodes_left = node_budget, nodes_used = 0;
+        long long nodes_left = node_budget, nodes_used = 0, judge_left = judge_budget;
         uint64_t rng = (uint64_t)seed;
-        int failed = 0;
+        int failed = 0, won_before[32];
+        wins_before(code, history, nh, won_before);
         Py_BEGIN_ALLOW_THREADS
         for (int smp = 0; smp < samples; smp++) {
             uint32_t hands[4];
             draw_world(sp, &rng, hands);
-            double w = infer ? likelihood(kind, code, seat, taker, history, nh, hands) : 1.0;
+            double w = (infer & 1) ? likelihood(kind, code, seat, taker, history, nh, hands) : 1.0;
+            if ((infer & 2) && nbids) {
+                uint32_t dealt[4];
+                memcpy(dealt, hands, sizeof dealt);
+                for (int i = 0; i < nh; i++) dealt[history[i].seat] |= 1u << history[i].card;
+                w *= auction_weight(bids, nbids, dealt, turned, bid_mismatch);
+            }
+            if ((infer & 4) && judge_depth) {
+                /* past the judge's budget no more worlds are drawn (an unjudged world
+                 * would count more than a judged one) */
+                double judged = solved_likelihood(kind, code, seat, history, nh, won_before, hands,
+                                                  judge_depth, judge_cards, judge_tau, &judge_left);
+                if (judged < 0) {
+                    if (wsum > 0) break;
+                    judged = 1.0;
+                }
+                w *= judged;
+            }
             wsum += w;
             int value[32], solved = 0;
             if (nodes_left > 0) {
@@ -1138,6 +1419,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
 done:
     free(sp);
     free(history);
+    free(bids);
     return result;
 }
 

@@ -50,6 +50,13 @@ def search_worlds(
     infer: int,
     objective: int,
     points_weight: float,
+    bids: Sequence[Sequence[int]] = (),
+    turned: int = -1,
+    bid_mismatch: float = 1.0,
+    judge_depth: int = 0,
+    judge_cards: int = 32,
+    judge_tau: float = 20.0,
+    judge_budget: int = 0,
     /,
 ) -> tuple[list[int], list[float], float, int]: ...
 def rollout(

@@ -118,26 +118,49 @@ def auction_state(bids: Iterable[tuple[int, str]]) -> tuple[int | None, int | No
     return code, seat, mult
 
 
+@dataclass(frozen=True)
+class BidTurn:
+    """One turn of the auction as its bidder saw it, all but the hand: enough to replay a
+    level's decision on any hand (the expert weighs its worlds by how well they explain
+    the others' bids, ``engine/ai/auction.py``)."""
+
+    ruleset: str
+    seat: int
+    dealer: int
+    turned: int | None
+    bids: tuple[tuple[int, str], ...]  # the auction before this turn
+    legal: tuple[str, ...]  # the action texts the bidder could choose, in the engine's order
+
+    @classmethod
+    def of_view(cls, view: SeatView) -> BidTurn:
+        if view.seat is None:
+            raise EngineError("The AI bids from a seat's view.")
+        # in the view's order, not a set's: a set of strings iterates in an order that
+        # changes from process to process (hash randomization), and ties go to the first
+        legal = tuple(dict.fromkeys(a.text for a in view.legal))
+        return cls(view.ruleset, view.seat, view.dealer, view.turned, tuple(view.bids), legal)
+
+
 def heuristic_bid(view: SeatView, level: str) -> str:
     """The action text a level chooses in the auction (always one of ``view.legal``)."""
-    # in the view's order, not a set's: a set of strings iterates in an order that changes
-    # from process to process (hash randomization), and ties go to the first
-    legal = dict.fromkeys(a.text for a in view.legal)
     hand = 0
     for c in view.hand:
         hand |= 1 << c
-    seat = view.seat
-    if seat is None:
-        raise EngineError("The AI bids from a seat's view.")
-    if view.ruleset != "bulgarian":
-        return _french(view, level, legal, hand)
-    return _bulgarian(view, level, legal, hand, seat)
+    return bid_on(hand, BidTurn.of_view(view), level)
 
 
-def _french(view: SeatView, level: str, legal: dict[str, None], hand: int) -> str:
+def bid_on(hand: int, turn: BidTurn, level: str) -> str:
+    """What ``level`` bids holding ``hand`` (the 5 cards of the auction) at ``turn``."""
+    legal = dict.fromkeys(turn.legal)
+    if turn.ruleset != "bulgarian":
+        return _french(turn, level, legal, hand)
+    return _bulgarian(turn, level, legal, hand, turn.seat)
+
+
+def _french(turn: BidTurn, level: str, legal: dict[str, None], hand: int) -> str:
     style = STYLES.get(level, HARD_STYLE)
-    turned = view.turned
-    if turned is None or view.seat is None:
+    turned = turn.turned
+    if turned is None:
         raise EngineError("The French auction is bid from a seat's view of the turned card.")
     full = hand | (1 << turned)
     turned_suit = turned >> 3
@@ -146,7 +169,7 @@ def _french(view: SeatView, level: str, legal: dict[str, None], hand: int) -> st
             return "take" if obvious(full, turned_suit) else "pass"
         s = strength(full, turned_suit)
         # The taker's partner will not see the turned card: a dealer's team bonus.
-        if s >= style.take - (1.5 if (view.seat - view.dealer) % 4 == 0 else 0):
+        if s >= style.take - (1.5 if (turn.seat - turn.dealer) % 4 == 0 else 0):
             return "take"
         return "pass"
     options = [t for t in legal if t.startswith("bid ")]
@@ -162,8 +185,8 @@ def _french(view: SeatView, level: str, legal: dict[str, None], hand: int) -> st
     return best if s >= style.name_suit else "pass"
 
 
-def _bulgarian(view: SeatView, level: str, legal: dict[str, None], hand: int, seat: int) -> str:
-    code, bidder, _mult = auction_state(view.bids)
+def _bulgarian(turn: BidTurn, level: str, legal: dict[str, None], hand: int, seat: int) -> str:
+    code, bidder, _mult = auction_state(turn.bids)
     ours = bidder is not None and bidder % 2 == seat % 2
     if level == "easy":
         if "contre" in legal and code is not None and code < 4:

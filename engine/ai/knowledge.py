@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from engine.ai.auction import SeenBid, seen_bids
 from engine.ai.tables import (
     CONTRACT_CODES,
     FULL,
@@ -53,6 +54,8 @@ class Knowledge:
     ruleset: str
     # Every card played this deal, in order: (seat, card, trick so far, cards gone before).
     history: list[tuple[int, int, tuple[int, ...], int]] = field(default_factory=list)
+    turned: int | None = None  # the French turned card (it went to the taker)
+    seen: tuple[SeenBid, ...] = ()  # the other seats' bids, with what each could choose
 
     @property
     def unseen(self) -> int:
@@ -166,6 +169,8 @@ def knowledge_from_view(view: SeatView) -> Knowledge:
         meld_pts=meld_pts,
         ruleset=view.ruleset,
         history=history,
+        turned=view.turned,
+        seen=seen_bids(view),
     )
 
 

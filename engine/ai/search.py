@@ -24,7 +24,17 @@ from engine.ai.tables import (
     bits,
     legal_mask,
 )
-from engine.ai.world_search import SCORE, Totals, play_likelihood, unseen_of, world_totals
+from engine.ai.world_search import (
+    INFER_AUCTION,
+    INFER_PLAYS,
+    INFER_SOLVED,
+    SCORE,
+    Judge,
+    Totals,
+    play_likelihood,
+    unseen_of,
+    world_totals,
+)
 
 
 @dataclass(frozen=True)
@@ -36,6 +46,9 @@ class Tier:
     samples: int
     exact: bool
     tail: int = 0  # rollouts stop at this many cards left and the rest is solved exactly
+
+
+NO_JUDGE = Judge()
 
 
 @dataclass(frozen=True)
@@ -51,10 +64,21 @@ class SearchPlan:
     bias: bool = True
     node_budget: int = 1 << 62  # solver nodes per decision; past it, samples are rolled out
     infer_plays: bool = False  # weigh each sample by how well it explains the others' plays
+    infer_auction: bool = False  # ... and their bids (exact tiers of the search core only)
+    judge: Judge = NO_JUDGE  # ... and their latest cards by the solver (when ``depth`` > 0)
     # Exact tiers run the search core (``world_search``: uniform worlds, compiled end to
     # end) instead of the loop below; the time budget is then ignored (fixed samples).
     worlds: bool = False
     points_weight: float = 0.05  # the card points' share of a card's value beside the score
+
+    @property
+    def infer(self) -> int:
+        """What weighs the search core's worlds (``world_search.INFER_*`` bits)."""
+        return (
+            (INFER_PLAYS if self.infer_plays else 0)
+            | (INFER_AUCTION if self.infer_auction else 0)
+            | (INFER_SOLVED if self.judge.depth else 0)
+        )
 
     def tier(self, cards_left: int) -> Tier:
         for t in self.tiers:
@@ -193,9 +217,10 @@ def _world_card(
             tier.samples,
             rng.getrandbits(64),
             plan.node_budget,
-            plan.infer_plays,
+            plan.infer,
             SCORE,
             points_weight=plan.points_weight,
+            judge=plan.judge,
         )
         found = more if found is None else found.merged(more)
     assert found is not None

@@ -18,15 +18,18 @@ checks the two against each other).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from types import ModuleType
 
+from engine.ai.auction import MISMATCH as BID_MISMATCH
+from engine.ai.auction import auction_likelihood, bid_rows
 from engine.ai.heuristic import normal_card
 from engine.ai.knowledge import Knowledge
 from engine.ai.rollout import rollout
 from engine.ai.scoring import deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve_root
-from engine.ai.tables import FULL, bits, legal_mask
+from engine.ai.tables import FULL, bits, legal_mask, winner_index
 from engine.ai.worlds import SplitMix, WorldSpace, draw_world, world_space
 
 _dds: ModuleType | None
@@ -39,6 +42,31 @@ MISMATCH = 0.4  # likelihood factor of a play the rules of thumb would not have 
 SCORE = 0  # objective: the deal score the card leads to (plus ``points_weight`` x the points)
 POINTS_WEIGHT = 0.05
 POINTS = 1  # objective: the card points alone (the sparring partner's)
+# What weighs a world (``infer`` is a set of these bits).
+INFER_PLAYS = 1  # the others' past cards, by the rules of thumb (``play_likelihood``)
+INFER_AUCTION = 2  # the others' bids, by the hard evaluation (``auction.py``)
+INFER_SOLVED = 4  # the others' latest cards, judged by the solver (``Judge``)
+
+
+@dataclass(frozen=True)
+class Judge:
+    """How the solver judges the others' latest cards in a world (``INFER_SOLVED``).
+
+    A strong player's card is seldom far below the best card of the deal it holds: in a
+    world where it was, the world is less likely.  The last ``depth`` plays of other seats
+    that had a choice there, made with at most ``max_cards`` cards in hands, are solved
+    from where they were made; a card worth ``loss`` less (in the solver's units, the
+    player's team minus the other) than that seat's best multiplies the world's weight by
+    ``exp(-loss / tau)``.  The solves share ``budget`` nodes; past it no more worlds are
+    drawn, so every world counted was judged alike.
+    """
+
+    depth: int = 0
+    max_cards: int = 32
+    tau: float = 20.0
+    budget: int = 0
+
+
 SEARCH_COMPILED = COMPILED and _dds is not None and hasattr(_dds, "search_worlds")
 
 
@@ -117,20 +145,87 @@ def play_likelihood(k: Knowledge, hands: list[int]) -> float:
     return weight
 
 
+def wins_before(k: Knowledge) -> list[int]:
+    """The teams (bit t: team t) that had taken a trick before each play of the history."""
+    out = []
+    won = 0
+    for i, (_seat, _card, _prefix, _gone) in enumerate(k.history):
+        out.append(won)
+        if i % 4 == 3:
+            trick = [c for _s, c, _p, _g in k.history[i - 3 : i + 1]]
+            w = (k.history[i - 3][0] + winner_index(k.code, trick)) % 4
+            won |= 1 << (w & 1)
+    return out
+
+
+def solved_likelihood(
+    k: Knowledge, hands: list[int], judge: Judge, won_before: list[int], budget: list[int]
+) -> float:
+    """How plausible ``hands`` make the others' latest cards, by the solver (``Judge``);
+    -1 when ``budget[0]`` nodes ran out."""
+    later = [0, 0, 0, 0]
+    weight = 1.0
+    judged = 0
+    for i in range(len(k.history) - 1, -1, -1):
+        if judged >= judge.depth:
+            break
+        seat, card, prefix, _gone = k.history[i]
+        later[seat] |= 1 << card
+        if seat == k.seat or 32 - i > judge.max_cards:
+            continue
+        then = [hands[x] | later[x] for x in range(4)]
+        legal = legal_mask(k.kind, k.code, then[seat], list(prefix))
+        if legal & (legal - 1) == 0:
+            continue
+        if budget[0] <= 0:
+            return -1.0
+        pos = Position(k.kind, k.code, then, (seat - len(prefix)) % 4, list(prefix), won_before[i])
+        try:
+            values, nodes = solve_root(pos, seat & 1, budget[0])
+        except NodeLimit:
+            budget[0] = 0
+            return -1.0
+        budget[0] -= nodes
+        best = max(values.values())
+        weight *= math.exp(-float(best - values[card]) / judge.tau)
+        judged += 1
+    return weight
+
+
+def dealt_hands(k: Knowledge, hands: list[int]) -> list[int]:
+    """Each seat's whole hand of the deal in the world ``hands``: what it holds, and
+    what it has played."""
+    dealt = list(hands)
+    for seat, card, _prefix, _gone in k.history:
+        dealt[seat] |= 1 << card
+    return dealt
+
+
+def world_weight(k: Knowledge, hands: list[int], infer: int) -> float:
+    """How plausible the world ``hands`` is by the plays and the auction (what ``infer``
+    asks to weigh, but the solver's judgement, which has a budget: see ``world_totals``)."""
+    w = play_likelihood(k, hands) if infer & INFER_PLAYS else 1.0
+    if infer & INFER_AUCTION and k.seen:
+        w *= auction_likelihood(k.seen, dealt_hands(k, hands), k.turned)
+    return w
+
+
 def world_totals(
     k: Knowledge,
     samples: int,
     seed: int,
     node_budget: int,
-    infer: bool = True,
+    infer: int = INFER_PLAYS,
     objective: int = SCORE,
     compiled: bool | None = None,
     points_weight: float = POINTS_WEIGHT,
+    judge: Judge | None = None,
 ) -> Totals:
     """Every legal card's weighted total over ``samples`` worlds drawn from ``seed``.
 
     ``compiled`` forces one path (None: the C one when it was built).
     """
+    judge = judge or Judge()
     use_c = SEARCH_COMPILED if compiled is None else compiled
     if use_c and not SEARCH_COMPILED:
         raise RuntimeError("the compiled search core was not built")
@@ -161,9 +256,18 @@ def world_totals(
             int(infer),
             objective,
             points_weight,
+            bid_rows(k.seen),
+            -1 if k.turned is None else k.turned,
+            BID_MISMATCH,
+            judge.depth,
+            judge.max_cards,
+            judge.tau,
+            judge.budget,
         )
         return Totals(tuple(cards), tuple(totals), wsum, nodes)
-    return _python_totals(k, space, samples, seed, node_budget, infer, objective, points_weight)
+    return _python_totals(
+        k, space, samples, seed, node_budget, infer, objective, points_weight, judge
+    )
 
 
 def _python_totals(
@@ -172,9 +276,10 @@ def _python_totals(
     samples: int,
     seed: int,
     node_budget: int,
-    infer: bool,
+    infer: int,
     objective: int,
     points_weight: float,
+    judge: Judge,
 ) -> Totals:
     cards = bits(legal_mask(k.kind, k.code, k.hand, k.trick))
     me = k.seat
@@ -186,9 +291,18 @@ def _python_totals(
     weight_sum = 0.0
     nodes_left = node_budget
     nodes_used = 0
+    won_before = wins_before(k)
+    judge_left = [judge.budget]
     for _ in range(samples):
         hands = draw_world(space, rng)
-        w = play_likelihood(k, hands) if infer else 1.0
+        w = world_weight(k, hands, infer)
+        if infer & INFER_SOLVED and judge.depth:
+            judged = solved_likelihood(k, hands, judge, won_before, judge_left)
+            if judged < 0:
+                if weight_sum > 0:
+                    break
+                judged = 1.0
+            w *= judged
         weight_sum += w
         pos = Position(k.kind, k.code, hands, k.leader, list(k.trick), k.won)
         values: dict[int, int] | None = None
@@ -225,12 +339,18 @@ def rollout_points(k: Knowledge, hands: list[int], trick: list[int], played: int
 
 
 __all__ = [
+    "INFER_AUCTION",
+    "INFER_PLAYS",
+    "INFER_SOLVED",
     "MISMATCH",
     "POINTS",
     "SCORE",
     "SEARCH_COMPILED",
+    "Judge",
     "Totals",
+    "dealt_hands",
     "play_likelihood",
     "space_of",
     "world_totals",
+    "world_weight",
 ]

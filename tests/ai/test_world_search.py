@@ -13,11 +13,16 @@ from engine.ai import choose_action, solver
 from engine.ai.knowledge import Knowledge, knowledge_from_view
 from engine.ai.search import best_card
 from engine.ai.world_search import (
+    INFER_PLAYS,
+    INFER_SOLVED,
     POINTS,
     SCORE,
     SEARCH_COMPILED,
+    Judge,
     play_likelihood,
+    solved_likelihood,
     space_of,
+    wins_before,
     world_totals,
 )
 from engine.ai.worlds import NoWorld, SplitMix, draw_world, world_space
@@ -205,3 +210,37 @@ def test_expert_decides_the_same_on_either_path(monkeypatch) -> None:
     compiled = [choose_action(v, "expert", s) for v, s in views]
     monkeypatch.setattr(world_search, "SEARCH_COMPILED", False)
     assert [choose_action(v, "expert", s) for v, s in views] == compiled
+
+
+@needs_c
+def test_compiled_core_judges_the_latest_cards_as_python_does() -> None:
+    """The solver's judgement of the others' latest cards: the same solves, the same
+    weights, the same totals, also when its node budget cuts the worlds short."""
+    checked = 0
+    for i, k in enumerate(positions(24, min_actions=14)):
+        for judge in (Judge(3, 28, 20.0, 10**9), Judge(6, 32, 8.0, 40_000)):
+            infer = INFER_PLAYS | INFER_SOLVED
+            c = world_totals(k, 12, 900 + i, 10**9, infer, SCORE, compiled=True, judge=judge)
+            p = world_totals(k, 12, 900 + i, 10**9, infer, SCORE, compiled=False, judge=judge)
+            assert c == p
+            checked += 1
+    assert checked == 48
+
+
+def test_a_world_where_a_card_was_thrown_away_is_less_likely() -> None:
+    """Judged by the solver, a world counts less the worse the others' latest cards were
+    in it; every world is judged alike and the weight never exceeds the plays' own."""
+    lowered = 0
+    for k in positions(10, min_actions=18):
+        if not any(s != k.seat for s, _c, _p, _g in k.history):
+            continue
+        space = space_of(k)
+        rng = SplitMix(21)
+        judge = Judge(depth=4, max_cards=32, tau=10.0, budget=10**9)
+        won = wins_before(k)
+        for _ in range(6):
+            hands = draw_world(space, rng)
+            w = solved_likelihood(k, hands, judge, won, [10**9])
+            assert 0.0 < w <= 1.0
+            lowered += w < 1.0
+    assert lowered > 0
