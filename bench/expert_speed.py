@@ -61,12 +61,25 @@ def main() -> None:
                 else:
                     k = knowledge_from_view(view)
                     found = world_totals(
-                        k, tier.samples, seed, EXPERT_PLAN.node_budget, True, compiled=False
+                        k,
+                        tier.samples,
+                        seed,
+                        EXPERT_PLAN.node_budget,
+                        EXPERT_PLAN.infer,
+                        compiled=False,
+                        judge=EXPERT_PLAN.judge,
                     )
                 walls.append(time.perf_counter() - w0)
                 cpus.append(time.process_time() - c0)
                 if compiled:  # the same search again, untimed, for its node count
-                    found = world_totals(k, tier.samples, seed, EXPERT_PLAN.node_budget, True)
+                    found = world_totals(
+                        k,
+                        tier.samples,
+                        seed,
+                        EXPERT_PLAN.node_budget,
+                        EXPERT_PLAN.infer,
+                        judge=EXPERT_PLAN.judge,
+                    )
                 nodes.append(found.nodes)
             m.apply(seat, choose_action(view, "normal", args.seed))
     n = len(walls)

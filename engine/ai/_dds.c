@@ -1414,6 +1414,8 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             PyList_SET_ITEM(cards_l, i, PyLong_FromLong(lcards[i]));
             PyList_SET_ITEM(totals_l, i, PyFloat_FromDouble(totals[i]));
         }
+        /* the judge's solves count too */
+        nodes_used += judge_budget - (judge_left > 0 ? judge_left : 0);
         result = Py_BuildValue("(NNdL)", cards_l, totals_l, wsum, nodes_used);
     }
 done:

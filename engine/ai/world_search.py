@@ -72,7 +72,8 @@ SEARCH_COMPILED = COMPILED and _dds is not None and hasattr(_dds, "search_worlds
 
 @dataclass(frozen=True)
 class Totals:
-    """Weighted totals per legal card (ascending), the weights' sum, the nodes searched."""
+    """Weighted totals per legal card (ascending), the weights' sum, the nodes searched
+    (the judge's included)."""
 
     cards: tuple[int, ...]
     totals: tuple[float, ...]
@@ -329,6 +330,7 @@ def _python_totals(
                 k.kind, k.code, k.multiplier, taker_team, my_team, diff, k.meld_pts, k.belote_pts
             )
             totals[i] += w * (dv + points_weight * diff)
+    nodes_used += judge.budget - max(judge_left[0], 0)  # the judge's solves count too
     return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used)
 
 
