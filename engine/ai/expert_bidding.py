@@ -37,10 +37,11 @@ CALL_FLOOR = 15.0  # bidding points a caller surely has (5 cards)
 PASS_CEILING = 30.0  # bidding points a player who passed on the turned card surely lacks
 # How a deal's card points are foreseen: DD_WEIGHT x (the solver's value, less its
 # flattery of the taker) + the rest x the rules of thumb's playout.  Measured against what
-# four information-set double-dummy players made of 150 deals of each ruleset: the
-# playouts alone miss by 48 points (standard deviation), the solver alone by 50 to 62 and
-# 25 points too high for the taker, the blend by 40 (French, half each) and 44 (Bulgarian,
-# a quarter of the solver).
+# four information-set double-dummy players made of 150 deals (`python
+# bench/bid_foresight.py --ruleset R`), classic / bulgarian: the playouts alone miss by
+# 41 / 52 points (standard deviation), the solver alone by 58 / 55 and is 33 / 23 points
+# too high for the taker, a blend of a quarter to a half of the solver misses by 38-40 /
+# 44-46.
 DD_WEIGHT = {"classic": 0.5, "club": 0.5, "bulgarian": 0.25}
 DD_FLATTERY = 25  # points the solver gives the taker's team over real play
 BID_NODES = 4_000_000  # the solver's nodes a bidding decision (the first deals get solved)
