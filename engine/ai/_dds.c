@@ -882,18 +882,28 @@ static double side_strength(uint32_t hand, int suit) {
     return s;
 }
 
+/* Every value here is a multiple of a half, so the sums are exact in any order. */
+static double trump_weight(uint32_t trumps) {
+    double s = 0;
+    for (uint32_t m = trumps; m; m &= m - 1) s += TRUMP_W[__builtin_ctz(m) & 7];
+    return s;
+}
+
+static double sides_strength(uint32_t hand, int code) {
+    double s = 0;
+    for (int suit = 0; suit < 4; suit++)
+        if (suit != code) s += side_strength(hand, suit);
+    return s;
+}
+
 /* bidding.py's ``strength``: the same sums in the same order (so the same doubles). */
 static double strength(uint32_t hand, int code) {
     if (code < 4) {
         uint32_t trumps = hand & suit_mask(code);
-        double s = 0;
-        for (uint32_t m = trumps; m; m &= m - 1) s += TRUMP_W[__builtin_ctz(m) & 7];
         int n = __builtin_popcount(trumps);
-        s += 2.5 * (n > 2 ? n - 2 : 0);
+        double s = trump_weight(trumps) + 2.5 * (n > 2 ? n - 2 : 0);
         if ((trumps >> (code * 8 + 5) & 1) && (trumps >> (code * 8 + 6) & 1)) s += 3;
-        for (int suit = 0; suit < 4; suit++)
-            if (suit != code) s += side_strength(hand, suit);
-        return s;
+        return s + sides_strength(hand, code);
     }
     double s = 0.0;
     for (int suit = 0; suit < 4; suit++) {
@@ -916,13 +926,8 @@ static double strength(uint32_t hand, int code) {
 static double defence(uint32_t hand, int code) {
     if (code < 4) {
         uint32_t t = hand & suit_mask(code);
-        double s = 0;
-        for (uint32_t m = t; m; m &= m - 1) s += TRUMP_W[__builtin_ctz(m) & 7];
         int n = __builtin_popcount(t);
-        s += 2 * (n > 1 ? n - 1 : 0);
-        for (int suit = 0; suit < 4; suit++)
-            if (suit != code) s += side_strength(hand, suit);
-        return s;
+        return trump_weight(t) + 2 * (n > 1 ? n - 1 : 0) + sides_strength(hand, code);
     }
     return strength(hand, code) + 0.3 * strength(hand, code == NT ? AT : NT);
 }
