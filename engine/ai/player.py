@@ -20,7 +20,6 @@ from engine.ai.heuristic import lowest_card, normal_card
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.search import SearchPlan, Tier, choose_card, play_weights
 from engine.ai.tables import CONTRACT_CODES
-from engine.ai.world_search import Judge
 from engine.match import SeatView
 
 HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), node_budget=60_000)
@@ -29,9 +28,10 @@ HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), no
 # root card costs about 12 ms), more once it shrinks; the node budget (18 million, about
 # 0.8 s of solving) bounds the rare heavy first-trick decisions, past it the
 # remaining worlds are played out by the rules of thumb.  Each world is weighed by the
-# others' plays twice over: by the rules of thumb for every card, and by the solver for
-# their three latest choices from the second trick on (``Judge``; its 3 million nodes cut
-# the worlds short when those are dear).  Measured in bench/arena.md.
+# others' plays by the rules of thumb.  The solver's judgement of their latest choices
+# (``judge=Judge(3, 28, 20.0, 3_000_000)``) and the bids (``infer_auction``) measured no
+# better on fresh decks and the judge costs a sixth more time: both stay options
+# (bench/arena.md, docs/ai.md).
 EXPERT_PLAN = SearchPlan(
     (
         Tier(16, 160, exact=True),
@@ -41,7 +41,6 @@ EXPERT_PLAN = SearchPlan(
     ),
     node_budget=18_000_000,
     infer_plays=True,
-    judge=Judge(depth=3, max_cards=28, tau=20.0, budget=3_000_000),
     bias=False,  # the plays weigh the samples instead of the crude auction prior (measured)
     worlds=True,
 )
