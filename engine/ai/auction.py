@@ -75,14 +75,20 @@ def legal_texts(
 
 def seen_bids(view: SeatView) -> tuple[SeenBid, ...]:
     """The other seats' bids of this deal, each with what its bidder could choose."""
+    assert view.seat is not None  # a seat's view
+    return others_bids(view.ruleset, view.seat, view.dealer, view.turned, tuple(view.bids))
+
+
+def others_bids(
+    ruleset: str, me: int, dealer: int, turned: int | None, bids: tuple[tuple[int, str], ...]
+) -> tuple[SeenBid, ...]:
+    """:func:`seen_bids` from the auction's public facts."""
     out: list[SeenBid] = []
-    bids = tuple(view.bids)
     for i, (seat, said) in enumerate(bids):
-        if seat == view.seat:
+        if seat == me:
             continue
-        legal = legal_texts(view.ruleset, view.dealer, view.turned, bids[:i], seat)
-        turn = BidTurn(view.ruleset, seat, view.dealer, view.turned, bids[:i], legal)
-        out.append(SeenBid(turn, said))
+        legal = legal_texts(ruleset, dealer, turned, bids[:i], seat)
+        out.append(SeenBid(BidTurn(ruleset, seat, dealer, turned, bids[:i], legal), said))
     return tuple(out)
 
 
@@ -160,4 +166,12 @@ def said_code(text: str) -> int:
     return CONTRACT_CODES[text[4:]]
 
 
-__all__ = ["MISMATCH", "SeenBid", "auction_likelihood", "bid_rows", "legal_texts", "seen_bids"]
+__all__ = [
+    "MISMATCH",
+    "SeenBid",
+    "auction_likelihood",
+    "bid_rows",
+    "legal_texts",
+    "others_bids",
+    "seen_bids",
+]

@@ -13,9 +13,10 @@ their cards.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
-from engine.ai.auction import SeenBid, seen_bids
+from engine.ai.auction import SeenBid, others_bids
 from engine.ai.tables import (
     CONTRACT_CODES,
     FULL,
@@ -55,7 +56,14 @@ class Knowledge:
     # Every card played this deal, in order: (seat, card, trick so far, cards gone before).
     history: list[tuple[int, int, tuple[int, ...], int]] = field(default_factory=list)
     turned: int | None = None  # the French turned card (it went to the taker)
-    seen: tuple[SeenBid, ...] = ()  # the other seats' bids, with what each could choose
+    dealer: int = 0
+    bids: tuple[tuple[int, str], ...] = ()  # the auction of this deal, in order
+
+    @cached_property
+    def seen(self) -> tuple[SeenBid, ...]:
+        """The other seats' bids, with what each could choose (replayed only when the
+        search weighs worlds by the auction: most decisions never ask)."""
+        return others_bids(self.ruleset, self.seat, self.dealer, self.turned, self.bids)
 
     @property
     def unseen(self) -> int:
@@ -170,7 +178,8 @@ def knowledge_from_view(view: SeatView) -> Knowledge:
         ruleset=view.ruleset,
         history=history,
         turned=view.turned,
-        seen=seen_bids(view),
+        dealer=view.dealer,
+        bids=tuple(view.bids),
     )
 
 

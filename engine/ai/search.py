@@ -28,6 +28,7 @@ from engine.ai.world_search import (
     INFER_AUCTION,
     INFER_PLAYS,
     INFER_SOLVED,
+    NO_JUDGE,
     SCORE,
     Judge,
     Totals,
@@ -46,9 +47,6 @@ class Tier:
     samples: int
     exact: bool
     tail: int = 0  # rollouts stop at this many cards left and the rest is solved exactly
-
-
-NO_JUDGE = Judge()
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,9 @@ class Judge:
     budget: int = 0
 
 
+NO_JUDGE = Judge()  # the others' cards judged by the rules of thumb alone
+
+
 SEARCH_COMPILED = COMPILED and _dds is not None and hasattr(_dds, "search_worlds")
 
 
@@ -227,7 +230,7 @@ def world_totals(
 
     ``compiled`` forces one path (None: the C one when it was built).
     """
-    judge = judge or Judge()
+    judge = judge or NO_JUDGE
     use_c = SEARCH_COMPILED if compiled is None else compiled
     if use_c and not SEARCH_COMPILED:
         raise RuntimeError("the compiled search core was not built")
@@ -258,7 +261,7 @@ def world_totals(
             int(infer),
             objective,
             points_weight,
-            bid_rows(k.seen),
+            bid_rows(k.seen) if infer & INFER_AUCTION else [],
             -1 if k.turned is None else k.turned,
             BID_MISMATCH,
             judge.depth,
