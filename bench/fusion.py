@@ -143,7 +143,9 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=20)
     ap.add_argument("--depth", type=int, default=1)
     args = ap.parse_args()
-    changed, gaps, loss, t_fused, t_post = 0, [], [], 0.0, 0.0
+    changed, t_fused, t_post = 0, 0.0, 0.0
+    gaps: list[float] = []
+    loss: list[float] = []
     for n, k in enumerate(positions(args.positions, args.cards)):
         space = space_of(k)
         rng = SplitMix(n + 1)
