@@ -33,7 +33,16 @@ from engine.ai import choose_action
 from engine.ai.knowledge import Knowledge, knowledge_from_view
 from engine.ai.scoring import deal_value
 from engine.ai.solver import Position, solve_root
-from engine.ai.tables import CAPOT_BONUS, NT, POINTS, POWER, bits, legal_mask, winner_index
+from engine.ai.tables import (
+    CAPOT_BONUS,
+    POINTS,
+    POWER,
+    bits,
+    last_trick_bonus,
+    legal_mask,
+    trick_points,
+    winner_index,
+)
 from engine.ai.world_search import INFER_PLAYS, space_of, world_weight
 from engine.ai.worlds import SplitMix, draw_world
 
@@ -49,10 +58,8 @@ def play(pos: Position, card: int) -> tuple[Position, int]:
     if len(trick) < 4:
         return Position(pos.kind, pos.code, hands, pos.leader, trick, pos.won), 0
     winner = (pos.leader + winner_index(pos.code, trick)) % 4
-    gain = sum(POINTS[pos.code][c] for c in trick)
     last = not any(hands)
-    if last:
-        gain += 20 if pos.code == NT else 10
+    gain = trick_points(pos.code, trick) + (last_trick_bonus(pos.code) if last else 0)
     won = pos.won | 1 << (winner & 1)
     gain0 = gain if winner & 1 == 0 else -gain
     if last and won in (1, 2):
