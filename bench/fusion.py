@@ -43,7 +43,7 @@ from engine.ai.tables import (
     trick_points,
     winner_index,
 )
-from engine.ai.world_search import INFER_PLAYS, space_of, world_weight
+from engine.ai.world_search import INFER_PLAYS, POINTS_WEIGHT, space_of, world_weight
 from engine.ai.worlds import SplitMix, draw_world
 
 World = tuple[float, Position, int]  # weight, position, team 0's points since the root
@@ -96,7 +96,7 @@ def card_totals(k: Knowledge, group: list[World], depth: int) -> dict[int, float
         dv = deal_value(
             k.kind, k.code, k.multiplier, k.taker & 1, team, diff, k.meld_pts, k.belote_pts
         )
-        return dv + 0.05 * diff
+        return dv + POINTS_WEIGHT * diff
 
     first = group[0][1]
     cards = bits(legal_mask(k.kind, k.code, first.hands[me], first.trick))

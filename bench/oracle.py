@@ -27,6 +27,7 @@ import engine.ai.arena as arena
 import engine.ai.player as player
 from engine.ai.knowledge import Knowledge, knowledge_from_view
 from engine.ai.sparring import SPARRING
+from engine.ai.tables import FULL, SUIT_MASK
 from engine.match import Match, SeatView
 
 ACES = 0x80808080  # rank 7 of each suit
@@ -47,13 +48,13 @@ class _Watched(Match):
 
 def told_mask(cards: str, code: int) -> int:
     if cards == "all":
-        return 0xFFFFFFFF
+        return FULL
     if cards == "aces":
         return ACES
     if cards == "aces-tens":
         return ACES | TENS
     if cards == "trumps":
-        return 0xFF << (8 * code) if code < 4 else 0xFFFFFFFF
+        return SUIT_MASK[code] if code < 4 else FULL
     return 0
 
 
