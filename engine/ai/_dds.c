@@ -795,6 +795,140 @@ static double likelihood(int kind, int code, int me, int taker, const Play *hist
     return weight;
 }
 
+/* policy.py's ``card_features`` and ``card_probability``: the learned model of a strong
+ * player's card.  The same operations in the same order as the Python, so the same
+ * probabilities to the last bit. */
+#define POLICY_CARD 24
+#define POLICY_INPUTS (POLICY_CARD + 11)
+#define POLICY_HIDDEN 24
+#define POLICY_SIZE (POLICY_INPUTS * POLICY_HIDDEN + 2 * POLICY_HIDDEN)
+
+/* policy.py's ``card_score``: one hidden layer of tanh units. */
+static double policy_score(const double *x, const double *weights) {
+    const int out = POLICY_INPUTS * POLICY_HIDDEN;
+    double score = 0.0;
+    for (int j = 0; j < POLICY_HIDDEN; j++) {
+        double acc = weights[out + j];
+        for (int i = 0; i < POLICY_INPUTS; i++) acc += weights[i * POLICY_HIDDEN + j] * x[i];
+        score += weights[out + POLICY_HIDDEN + j] * tanh(acc);
+    }
+    return score;
+}
+
+static double policy_probability(int code, int seat, uint32_t hand, uint32_t legal,
+                                 const int *trick, int n, uint32_t gone, int taker, int card,
+                                 const double *weights) {
+    const int *pts = POINTS[code], *power = POWER[code];
+    const uint32_t *above = ABOVE[code];
+    uint32_t out = FULL_MASK & ~hand & ~gone;
+    int attacker = (seat & 1) == (taker & 1);
+    uint32_t trumps = code < 4 ? suit_mask(code) : (code == AT ? FULL_MASK : 0);
+    int trumps_held = code < 4 ? __builtin_popcount(hand & trumps) : 0;
+    int win_card = -1, led = -1, partner_wins = 0, trick_pts = 0;
+    if (n) {
+        int w = winner_index(code, trick, n);
+        win_card = trick[w];
+        partner_wins = n - w == 2;
+        led = trick[0] >> 3;
+        for (int i = 0; i < n; i++) trick_pts += pts[trick[i]];
+    }
+    uint32_t winners = 0;
+    if (n)
+        for (uint32_t m = legal; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            if (beats(code, c, win_card)) winners |= 1u << c;
+        }
+    double scores[8], chosen = 0.0, top = 0.0;
+    int ns = 0;
+    for (uint32_t m = legal; m && ns < 8; m &= m - 1) {
+        int c = __builtin_ctz(m), suit = c >> 3;
+        uint32_t in_suit = hand & suit_mask(suit);
+        int held = __builtin_popcount(in_suit);
+        int higher = __builtin_popcount(in_suit & above[c]);
+        double p = pts[c] / 10.0;
+        int trump = (trumps >> c) & 1;
+        int master = !(above[c] & out);
+        int other_master = 0;
+        for (uint32_t h = in_suit & ~(1u << c); h; h &= h - 1)
+            if (!(above[__builtin_ctz(h)] & out)) {
+                other_master = 1;
+                break;
+            }
+        int bare_ten = (c & 7) == 3 && !trump && code != AT && ((out >> (suit * 8 + 7)) & 1);
+        int win = (winners >> c) & 1;
+        int cheapest = win;
+        for (uint32_t d = winners & suit_mask(suit); cheapest && d; d &= d - 1)
+            if (power[__builtin_ctz(d)] < power[c]) cheapest = 0;
+        int ruff = n > 0 && code < 4 && trump && led != suit;
+        int discard = n > 0 && led != suit && !ruff;
+        int lead = n == 0;
+        double f[POLICY_INPUTS] = {
+            p,
+            (double)trump,
+            (power[c] & 7) / 7.0,
+            (double)win,
+            win ? trick_pts / 10.0 : 0.0,
+            win ? p : 0.0,
+            partner_wins ? p : 0.0,
+            (double)master,
+            master ? p : 0.0,
+            (double)(held - 1 - higher == 0),
+            (double)(higher == 0),
+            held / 8.0,
+            (double)(held == 1),
+            (double)ruff,
+            (double)discard,
+            discard ? p : 0.0,
+            discard ? held / 8.0 : 0.0,
+            (double)other_master,
+            (double)bare_ten,
+            lead ? __builtin_popcount(out & suit_mask(suit)) / 8.0 : 0.0,
+            (lead && trump) ? trumps_held / 8.0 : 0.0,
+            (double)cheapest,
+            (double)(partner_wins && win),
+            (double)(master && !trump && lead),
+            (double)(n == 0),
+            (double)(n == 1),
+            (double)(n == 2),
+            (double)(n == 3),
+            (double)attacker,
+            (double)partner_wins,
+            trick_pts / 10.0,
+            (double)(n > 0 && code < 4 && led == code),
+            __builtin_popcount(legal) / 8.0,
+            trumps_held / 8.0,
+            __builtin_popcount(hand) / 8.0,
+        };
+        double sc = policy_score(f, weights);
+        if (ns == 0 || sc > top) top = sc;
+        if (c == card) chosen = sc;
+        scores[ns++] = sc;
+    }
+    double z = 0.0;
+    for (int i = 0; i < ns; i++) z += exp(scores[i] - top);
+    return exp(chosen - top) / z;
+}
+
+/* world_search.py's ``policy_likelihood``. */
+static double policy_likelihood(int kind, int code, int me, int taker, const Play *history,
+                                int nh, const uint32_t *hands, const double *weights,
+                                double alpha) {
+    uint32_t later[4] = {0, 0, 0, 0};
+    double weight = 1.0;
+    for (int i = nh - 1; i >= 0; i--) {
+        const Play *p = &history[i];
+        later[p->seat] |= 1u << p->card;
+        if (p->seat == me) continue;
+        uint32_t hand = hands[p->seat] | later[p->seat];
+        uint32_t legal = legal_mask(kind, code, hand, p->prefix, p->n);
+        if (!(legal & (legal - 1))) continue;
+        double q = policy_probability(code, p->seat, hand, legal, p->prefix, p->n, p->gone,
+                                      taker, p->card, weights);
+        weight *= pow(q, alpha);
+    }
+    return weight;
+}
+
 /* world_search.py's ``solved_likelihood``: the others' latest choices judged by the
  * solver.  Each of the last ``depth`` plays of another seat that had a choice (in this
  * world) and came with at most ``max_cards`` cards in hands is solved from where it was
@@ -1159,13 +1293,14 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     int turned = -1, judge_depth = 0, judge_cards = 32;
     long long judge_budget = 0;
     PyObject *fixed_o, *seats_o, *need_o, *classes_o, *trick_o, *history_o, *melds_o, *belotes_o;
-    PyObject *bids_o = NULL;
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidL", &kind, &code, &seat, &taker,
+    PyObject *bids_o = NULL, *policy_o = NULL;
+    double policy_alpha = 1.0;
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOd", &kind, &code, &seat, &taker,
                           &multiplier, &fixed_o, &seats_o, &need_o, &classes_o, &leader, &trick_o,
                           &played_in, &won, &history_o, &so_far, &melds_o, &belotes_o, &samples,
                           &seed, &node_budget, &infer, &objective, &points_weight, &bids_o,
                           &turned, &bid_mismatch, &judge_depth, &judge_cards, &judge_tau,
-                          &judge_budget))
+                          &judge_budget, &policy_o, &policy_alpha))
         return NULL;
     if (turned < -1 || turned > 31) {
         PyErr_SetString(PyExc_ValueError, "turned: a card 0..31, or -1");
@@ -1193,6 +1328,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     }
     PyObject *result = NULL;
     int trick[4], ntrick, nh = 0, melds[2], belotes[2];
+    double policy[POLICY_SIZE];
     if (read_ints(fixed_o, 4, 4, buf, "fixed: four masks") < 0) goto done;
     for (int i = 0; i < 4; i++) sp->fixed[i] = (uint32_t)buf[i];
     if (read_ints(seats_o, 3, 3, buf, "seats: three seats") < 0) goto done;
@@ -1311,6 +1447,24 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         }
         Py_DECREF(bs);
     }
+    if (infer & 8) {
+        PyObject *ws = policy_o ? PySequence_Fast(policy_o, "policy: a sequence of weights") : NULL;
+        if (!ws) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "infer asks for the policy: give its weights");
+            goto done;
+        }
+        if (PySequence_Fast_GET_SIZE(ws) != POLICY_SIZE) {
+            Py_DECREF(ws);
+            PyErr_SetString(PyExc_ValueError, "policy: 888 weights");
+            goto done;
+        }
+        for (int i = 0; i < POLICY_SIZE; i++) {
+            policy[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(ws, i));
+        }
+        Py_DECREF(ws);
+        if (PyErr_Occurred()) goto done;
+    }
     count_space(sp);
     if (!sp->counts[0][sp->need[0]][sp->need[1]][sp->need[2]]) {
         PyErr_SetString(PyExc_ValueError, "no deal fits the constraints");
@@ -1333,6 +1487,9 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             uint32_t hands[4];
             draw_world(sp, &rng, hands);
             double w = (infer & 1) ? likelihood(kind, code, seat, taker, history, nh, hands) : 1.0;
+            if (infer & 8)
+                w *= policy_likelihood(kind, code, seat, taker, history, nh, hands, policy,
+                                       policy_alpha);
             if ((infer & 2) && nbids) {
                 uint32_t dealt[4];
                 memcpy(dealt, hands, sizeof dealt);

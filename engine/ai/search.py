@@ -27,6 +27,7 @@ from engine.ai.tables import (
 from engine.ai.world_search import (
     INFER_AUCTION,
     INFER_PLAYS,
+    INFER_POLICY,
     INFER_SOLVED,
     NO_JUDGE,
     SCORE,
@@ -64,6 +65,8 @@ class SearchPlan:
     infer_plays: bool = False  # weigh each sample by how well it explains the others' plays
     infer_auction: bool = False  # ... and their bids (exact tiers of the search core only)
     judge: Judge = NO_JUDGE  # ... and their latest cards by the solver (when ``depth`` > 0)
+    infer_policy: bool = False  # ... and their past cards by the learned policy (``policy.py``)
+    policy_alpha: float = 1.0  # the power of the policy's probabilities in a world's weight
     # Exact tiers run the search core (``world_search``: uniform worlds, compiled end to
     # end) instead of the loop below; the time budget is then ignored (fixed samples).
     worlds: bool = False
@@ -76,6 +79,7 @@ class SearchPlan:
             (INFER_PLAYS if self.infer_plays else 0)
             | (INFER_AUCTION if self.infer_auction else 0)
             | (INFER_SOLVED if self.judge.depth else 0)
+            | (INFER_POLICY if self.infer_policy else 0)
         )
 
     def tier(self, cards_left: int) -> Tier:
@@ -219,6 +223,7 @@ def _world_card(
             SCORE,
             points_weight=plan.points_weight,
             judge=plan.judge,
+            policy_alpha=plan.policy_alpha,
         )
         found = more if found is None else found.merged(more)
     assert found is not None

@@ -27,6 +27,8 @@ from engine.ai.auction import MISMATCH as BID_MISMATCH
 from engine.ai.auction import auction_likelihood, bid_rows
 from engine.ai.heuristic import normal_card
 from engine.ai.knowledge import Knowledge
+from engine.ai.policy import card_probability
+from engine.ai.policy_weights import WEIGHTS as POLICY_WEIGHTS
 from engine.ai.rollout import rollout
 from engine.ai.scoring import deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve_root
@@ -47,6 +49,7 @@ POINTS = 1  # objective: the card points alone (the sparring partner's)
 INFER_PLAYS = 1  # the others' past cards, by the rules of thumb (``play_likelihood``)
 INFER_AUCTION = 2  # the others' bids, by the hard evaluation (``auction.py``)
 INFER_SOLVED = 4  # the others' latest cards, judged by the solver (``Judge``)
+INFER_POLICY = 8  # the others' past cards, by the learned policy (``policy_likelihood``)
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,25 @@ def play_likelihood(k: Knowledge, hands: list[int]) -> float:
     return weight
 
 
+def policy_likelihood(k: Knowledge, hands: list[int], alpha: float) -> float:
+    """How plausible ``hands`` make the others' past plays by the learned model of a strong
+    player (``policy.py``): the product of each choice's probability, to the power
+    ``alpha`` (below 1 the model is trusted less, and fewer worlds dominate the mean)."""
+    later = [0, 0, 0, 0]
+    weight = 1.0
+    for seat, card, prefix, gone in reversed(k.history):
+        later[seat] |= 1 << card
+        if seat == k.seat:
+            continue
+        hand = hands[seat] | later[seat]
+        legal = legal_mask(k.kind, k.code, hand, list(prefix))
+        if legal & (legal - 1) == 0:
+            continue
+        q = card_probability(k.code, seat, hand, legal, prefix, gone, k.taker, card)
+        weight *= q**alpha
+    return weight
+
+
 def wins_before(k: Knowledge) -> list[int]:
     """The teams (bit t: team t) that had taken a trick before each play of the history."""
     out = []
@@ -206,10 +228,12 @@ def dealt_hands(k: Knowledge, hands: list[int]) -> list[int]:
     return dealt
 
 
-def world_weight(k: Knowledge, hands: list[int], infer: int) -> float:
+def world_weight(k: Knowledge, hands: list[int], infer: int, policy_alpha: float = 1.0) -> float:
     """How plausible the world ``hands`` is by the plays and the auction (what ``infer``
     asks to weigh, but the solver's judgement, which has a budget: see ``world_totals``)."""
     w = play_likelihood(k, hands) if infer & INFER_PLAYS else 1.0
+    if infer & INFER_POLICY:
+        w *= policy_likelihood(k, hands, policy_alpha)
     if infer & INFER_AUCTION and k.seen:
         w *= auction_likelihood(k.seen, dealt_hands(k, hands), k.turned)
     return w
@@ -225,6 +249,7 @@ def world_totals(
     compiled: bool | None = None,
     points_weight: float = POINTS_WEIGHT,
     judge: Judge | None = None,
+    policy_alpha: float = 1.0,
 ) -> Totals:
     """Every legal card's weighted total over ``samples`` worlds drawn from ``seed``.
 
@@ -268,10 +293,12 @@ def world_totals(
             judge.max_cards,
             judge.tau,
             judge.budget,
+            POLICY_WEIGHTS if infer & INFER_POLICY else (),
+            policy_alpha,
         )
         return Totals(tuple(cards), tuple(totals), wsum, nodes)
     return _python_totals(
-        k, space, samples, seed, node_budget, infer, objective, points_weight, judge
+        k, space, samples, seed, node_budget, infer, objective, points_weight, judge, policy_alpha
     )
 
 
@@ -285,6 +312,7 @@ def _python_totals(
     objective: int,
     points_weight: float,
     judge: Judge,
+    policy_alpha: float,
 ) -> Totals:
     cards = bits(legal_mask(k.kind, k.code, k.hand, k.trick))
     me = k.seat
@@ -300,7 +328,7 @@ def _python_totals(
     judge_left = [judge.budget]
     for _ in range(samples):
         hands = draw_world(space, rng)
-        w = world_weight(k, hands, infer)
+        w = world_weight(k, hands, infer, policy_alpha)
         if infer & INFER_SOLVED and judge.depth:
             judged = solved_likelihood(k, hands, judge, won_before, judge_left)
             if judged < 0:
@@ -347,6 +375,7 @@ def rollout_points(k: Knowledge, hands: list[int], trick: list[int], played: int
 __all__ = [
     "INFER_AUCTION",
     "INFER_PLAYS",
+    "INFER_POLICY",
     "INFER_SOLVED",
     "MISMATCH",
     "POINTS",
@@ -356,6 +385,7 @@ __all__ = [
     "Totals",
     "dealt_hands",
     "play_likelihood",
+    "policy_likelihood",
     "space_of",
     "world_totals",
     "world_weight",
