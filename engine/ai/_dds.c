@@ -1277,10 +1277,57 @@ static int read_ints(PyObject *seq, int n, int cap, long long *out, const char *
     return (int)len;
 }
 
+/* world_search.py's ``world_weight``: the plays, the policy and the bids (not the judge). */
+static double world_weight_c(int kind, int code, int seat, int taker, int infer,
+                             const Play *history, int nh, const uint32_t *hands,
+                             const double *policy, double policy_alpha, const SeenBid *bids,
+                             int nbids, int turned, double bid_mismatch) {
+    double w = (infer & 1) ? likelihood(kind, code, seat, taker, history, nh, hands) : 1.0;
+    if (infer & 8)
+        w *= policy_likelihood(kind, code, seat, taker, history, nh, hands, policy, policy_alpha);
+    if ((infer & 2) && nbids) {
+        uint32_t dealt[4];
+        memcpy(dealt, hands, sizeof dealt);
+        for (int i = 0; i < nh; i++) dealt[history[i].seat] |= 1u << history[i].card;
+        w *= auction_weight(bids, nbids, dealt, turned, bid_mismatch);
+    }
+    return w;
+}
+
+/* world_search.py's ``resample``: systematic resampling of ``n`` of the ``m`` weighed
+ * worlds.  ``picked`` gets the chosen indices (ascending, repeats kept distinct), and
+ * ``weights`` of a chosen world becomes its share: how many times it was chosen. */
+static int resample(double *weights, int m, int n, double total, uint64_t *rng, int *picked) {
+    double u = (double)(splitmix(rng) >> 11) * (1.0 / 9007199254740992.0);
+    int *count = calloc((size_t)m, sizeof(int));
+    if (!count) return 0;
+    if (!(total > 0)) {
+        for (int i = 0; i < n; i++) count[i % m]++;
+    } else {
+        double step = total / n, cum = weights[0];
+        int j = 0;
+        for (int i = 0; i < n; i++) {
+            double target = (u + i) * step;
+            while (cum < target && j < m - 1) cum += weights[++j];
+            count[j]++;
+        }
+    }
+    int k = 0;
+    for (int i = 0; i < m; i++)
+        if (count[i]) {
+            weights[i] = (double)count[i];
+            picked[k++] = i;
+        }
+    free(count);
+    return k;
+}
+
 PyDoc_STRVAR(search_doc,
              "search_worlds(kind, code, seat, taker, multiplier, fixed, seats, need, classes,"
              " leader, trick, played, won, history, so_far, melds, belotes, samples, seed,"
-             " node_budget, infer, objective, points_weight, bids=(), turned=-1, bid_mismatch=1.0)"
+             " node_budget, infer, objective, points_weight, bids=(), turned=-1, bid_mismatch=1.0,"
+             " judge_depth=0, judge_cards=32, judge_tau=20.0, judge_budget=0, policy=(),"
+             " policy_alpha=1.0, oversample=1)"
              " -> (cards, totals, weight_sum, nodes)\n\n"
              "engine/ai/world_search.py's ``world_totals``, compiled end to end.");
 
@@ -1295,13 +1342,18 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     PyObject *fixed_o, *seats_o, *need_o, *classes_o, *trick_o, *history_o, *melds_o, *belotes_o;
     PyObject *bids_o = NULL, *policy_o = NULL;
     double policy_alpha = 1.0;
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOd", &kind, &code, &seat, &taker,
+    int oversample = 1;
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdi", &kind, &code, &seat, &taker,
                           &multiplier, &fixed_o, &seats_o, &need_o, &classes_o, &leader, &trick_o,
                           &played_in, &won, &history_o, &so_far, &melds_o, &belotes_o, &samples,
                           &seed, &node_budget, &infer, &objective, &points_weight, &bids_o,
                           &turned, &bid_mismatch, &judge_depth, &judge_cards, &judge_tau,
-                          &judge_budget, &policy_o, &policy_alpha))
+                          &judge_budget, &policy_o, &policy_alpha, &oversample))
         return NULL;
+    if (oversample < 1 || oversample > 64) {
+        PyErr_SetString(PyExc_ValueError, "oversample: 1..64");
+        return NULL;
+    }
     if (turned < -1 || turned > 31) {
         PyErr_SetString(PyExc_ValueError, "turned: a card 0..31, or -1");
         return NULL;
@@ -1483,18 +1535,43 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         int failed = 0, won_before[32];
         wins_before(code, history, nh, won_before);
         Py_BEGIN_ALLOW_THREADS
-        for (int smp = 0; smp < samples; smp++) {
+        /* With ``oversample`` > 1, ``samples * oversample`` worlds are drawn and weighed,
+         * and ``samples`` of them are picked in proportion to their weights (systematic
+         * resampling): the solves go to the plausible worlds. */
+        int nsel = samples;
+        uint32_t (*cand)[4] = NULL;
+        double *cw = NULL;
+        int *picked = NULL;
+        if (oversample > 1) {
+            int ncand = samples * oversample;
+            cand = malloc(sizeof(uint32_t[4]) * (size_t)ncand);
+            cw = malloc(sizeof(double) * (size_t)ncand);
+            picked = malloc(sizeof(int) * (size_t)ncand);
+            if (!cand || !cw || !picked) {
+                failed = 2;
+                nsel = 0;
+            } else {
+                double total = 0.0;
+                for (int i = 0; i < ncand; i++) {
+                    draw_world(sp, &rng, cand[i]);
+                    cw[i] = world_weight_c(kind, code, seat, taker, infer, history, nh, cand[i],
+                                           policy, policy_alpha, bids, nbids, turned, bid_mismatch);
+                    total += cw[i];
+                }
+                nsel = resample(cw, ncand, samples, total, &rng, picked);
+                if (!nsel) failed = 2;
+            }
+        }
+        for (int smp = 0; smp < nsel; smp++) {
             uint32_t hands[4];
-            draw_world(sp, &rng, hands);
-            double w = (infer & 1) ? likelihood(kind, code, seat, taker, history, nh, hands) : 1.0;
-            if (infer & 8)
-                w *= policy_likelihood(kind, code, seat, taker, history, nh, hands, policy,
-                                       policy_alpha);
-            if ((infer & 2) && nbids) {
-                uint32_t dealt[4];
-                memcpy(dealt, hands, sizeof dealt);
-                for (int i = 0; i < nh; i++) dealt[history[i].seat] |= 1u << history[i].card;
-                w *= auction_weight(bids, nbids, dealt, turned, bid_mismatch);
+            double w;
+            if (cand) {
+                memcpy(hands, cand[picked[smp]], sizeof hands);
+                w = cw[picked[smp]];
+            } else {
+                draw_world(sp, &rng, hands);
+                w = world_weight_c(kind, code, seat, taker, infer, history, nh, hands, policy,
+                                   policy_alpha, bids, nbids, turned, bid_mismatch);
             }
             if ((infer & 4) && judge_depth) {
                 /* past the judge's budget no more worlds are drawn (an unjudged world
@@ -1561,6 +1638,9 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                 totals[i] += w * ((double)dv + points_weight * (double)diff);
             }
         }
+        free(cand);
+        free(cw);
+        free(picked);
         Py_END_ALLOW_THREADS
         if (failed) {
             PyErr_NoMemory();

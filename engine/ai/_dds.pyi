@@ -57,6 +57,9 @@ def search_worlds(
     judge_cards: int = 32,
     judge_tau: float = 20.0,
     judge_budget: int = 0,
+    policy: Sequence[float] = (),
+    policy_alpha: float = 1.0,
+    oversample: int = 1,
     /,
 ) -> tuple[list[int], list[float], float, int]: ...
 def rollout(

@@ -67,6 +67,7 @@ class SearchPlan:
     judge: Judge = NO_JUDGE  # ... and their latest cards by the solver (when ``depth`` > 0)
     infer_policy: bool = False  # ... and their past cards by the learned policy (``policy.py``)
     policy_alpha: float = 1.0  # the power of the policy's probabilities in a world's weight
+    oversample: int = 1  # draw this many times the worlds, solve those resampled by weight
     # Exact tiers run the search core (``world_search``: uniform worlds, compiled end to
     # end) instead of the loop below; the time budget is then ignored (fixed samples).
     worlds: bool = False
@@ -224,6 +225,7 @@ def _world_card(
             points_weight=plan.points_weight,
             judge=plan.judge,
             policy_alpha=plan.policy_alpha,
+            oversample=plan.oversample,
         )
         found = more if found is None else found.merged(more)
     assert found is not None

@@ -20,6 +20,7 @@ checks the two against each other).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -250,9 +251,13 @@ def world_totals(
     points_weight: float = POINTS_WEIGHT,
     judge: Judge | None = None,
     policy_alpha: float = 1.0,
+    oversample: int = 1,
 ) -> Totals:
     """Every legal card's weighted total over ``samples`` worlds drawn from ``seed``.
 
+    With ``oversample`` > 1, ``samples * oversample`` worlds are drawn and weighed, and
+    ``samples`` of them are picked in proportion to their weights (``resample``), each
+    then counting as many times as it was picked: the solves go to the plausible worlds.
     ``compiled`` forces one path (None: the C one when it was built).
     """
     judge = judge or NO_JUDGE
@@ -295,41 +300,84 @@ def world_totals(
             judge.budget,
             POLICY_WEIGHTS if infer & INFER_POLICY else (),
             policy_alpha,
+            oversample,
         )
         return Totals(tuple(cards), tuple(totals), wsum, nodes)
-    return _python_totals(
-        k, space, samples, seed, node_budget, infer, objective, points_weight, judge, policy_alpha
-    )
+    if not 1 <= oversample <= 64:
+        raise ValueError("oversample: 1..64")
+    worlds = _weighed_worlds(k, space, samples, SplitMix(seed), infer, policy_alpha, oversample)
+    judged = judge if infer & INFER_SOLVED else NO_JUDGE
+    return _python_totals(k, worlds, node_budget, objective, points_weight, judged)
+
+
+def resample(weights: list[float], n: int, rng: SplitMix) -> list[tuple[int, int]]:
+    """Systematic resampling: ``n`` picks among the weighed worlds, each world's chance in
+    proportion to its weight, as (index, times picked), ascending.  One uniform draw
+    places all ``n`` evenly spaced pointers, so a world is picked within one of its
+    expected count (less noise than ``n`` independent picks)."""
+    u = (rng.next() >> 11) * (1.0 / 9007199254740992.0)
+    count = [0] * len(weights)
+    total = 0.0
+    for w in weights:
+        total += w
+    if not total > 0:
+        for i in range(n):
+            count[i % len(weights)] += 1
+    else:
+        step = total / n
+        cum = weights[0]
+        j = 0
+        for i in range(n):
+            target = (u + i) * step
+            while cum < target and j < len(weights) - 1:
+                j += 1
+                cum += weights[j]
+            count[j] += 1
+    return [(i, c) for i, c in enumerate(count) if c]
+
+
+def _weighed_worlds(
+    k: Knowledge,
+    space: WorldSpace,
+    samples: int,
+    rng: SplitMix,
+    infer: int,
+    policy_alpha: float,
+    oversample: int,
+) -> Iterator[tuple[list[int], float]]:
+    """The worlds to solve and their weights (drawn one by one, or resampled)."""
+    if oversample <= 1:
+        for _ in range(samples):
+            hands = draw_world(space, rng)
+            yield hands, world_weight(k, hands, infer, policy_alpha)
+        return
+    drawn = [draw_world(space, rng) for _ in range(samples * oversample)]
+    weights = [world_weight(k, hands, infer, policy_alpha) for hands in drawn]
+    for i, times in resample(weights, samples, rng):
+        yield drawn[i], float(times)
 
 
 def _python_totals(
     k: Knowledge,
-    space: WorldSpace,
-    samples: int,
-    seed: int,
+    worlds: Iterator[tuple[list[int], float]],
     node_budget: int,
-    infer: int,
     objective: int,
     points_weight: float,
     judge: Judge,
-    policy_alpha: float,
 ) -> Totals:
     cards = bits(legal_mask(k.kind, k.code, k.hand, k.trick))
     me = k.seat
     my_team = me & 1
     so_far = k.points[my_team] - k.points[1 - my_team]
     taker_team = k.taker & 1
-    rng = SplitMix(seed)
     totals = [0.0] * len(cards)
     weight_sum = 0.0
     nodes_left = node_budget
     nodes_used = 0
     won_before = wins_before(k)
     judge_left = [judge.budget]
-    for _ in range(samples):
-        hands = draw_world(space, rng)
-        w = world_weight(k, hands, infer, policy_alpha)
-        if infer & INFER_SOLVED and judge.depth:
+    for hands, w in worlds:
+        if judge.depth:
             judged = solved_likelihood(k, hands, judge, won_before, judge_left)
             if judged < 0:
                 if weight_sum > 0:

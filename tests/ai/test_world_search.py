@@ -20,6 +20,7 @@ from engine.ai.world_search import (
     SEARCH_COMPILED,
     Judge,
     play_likelihood,
+    resample,
     solved_likelihood,
     space_of,
     wins_before,
@@ -244,3 +245,36 @@ def test_a_world_where_a_card_was_thrown_away_is_less_likely() -> None:
             assert 0.0 < w <= 1.0
             lowered += w < 1.0
     assert lowered > 0
+
+
+def test_resampling_picks_worlds_in_proportion_to_their_weights() -> None:
+    """Four picks among worlds weighed 0, 1 and 3: the first never, the last three times
+    (systematic resampling: within one of the expected count, whatever the draw)."""
+    for seed in range(20):
+        assert resample([0.0, 1.0, 3.0], 4, SplitMix(seed)) == [(1, 1), (2, 3)]
+        picks = resample([0.5, 0.25, 0.25, 2.0], 6, SplitMix(seed))
+        counts = dict(picks)
+        assert sum(counts.values()) == 6
+        assert counts[3] in (4, 5) and counts.get(0, 0) in (0, 1, 2)
+
+
+def test_resampling_without_any_weight_spreads_the_picks() -> None:
+    assert resample([0.0, 0.0, 0.0], 5, SplitMix(1)) == [(0, 2), (1, 2), (2, 1)]
+
+
+@needs_c
+def test_compiled_core_resamples_the_worlds_as_python_does() -> None:
+    """Oversampled worlds: the same draws, weights, picks and totals on both paths."""
+    from engine.ai.world_search import INFER_POLICY
+
+    for i, k in enumerate(positions(16, min_actions=14)):
+        infer = INFER_POLICY if i % 2 else INFER_PLAYS
+        for oversample in (2, 5):
+            c = world_totals(
+                k, 8, 300 + i, 10**9, infer, SCORE, compiled=True, oversample=oversample
+            )
+            p = world_totals(
+                k, 8, 300 + i, 10**9, infer, SCORE, compiled=False, oversample=oversample
+            )
+            assert c == p
+            assert c.weight_sum == 8.0
