@@ -68,6 +68,8 @@ def main() -> None:
                         EXPERT_PLAN.infer,
                         compiled=False,
                         judge=EXPERT_PLAN.judge,
+                        policy_alpha=EXPERT_PLAN.policy_alpha,
+                        oversample=EXPERT_PLAN.oversample,
                     )
                 walls.append(time.perf_counter() - w0)
                 cpus.append(time.process_time() - c0)
@@ -79,6 +81,8 @@ def main() -> None:
                         EXPERT_PLAN.node_budget,
                         EXPERT_PLAN.infer,
                         judge=EXPERT_PLAN.judge,
+                        policy_alpha=EXPERT_PLAN.policy_alpha,
+                        oversample=EXPERT_PLAN.oversample,
                     )
                 nodes.append(found.nodes)
             m.apply(seat, choose_action(view, "normal", args.seed))

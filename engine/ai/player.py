@@ -27,8 +27,11 @@ HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), no
 # (``world_search``).  Fewer worlds while the deal is whole (a 32-card solve of every
 # root card costs about 12 ms), more once it shrinks; the node budget (18 million, about
 # 0.8 s of solving) bounds the rare heavy first-trick decisions, past it the
-# remaining worlds are played out by the rules of thumb.  Each world is weighed by the
-# others' plays by the rules of thumb.  The solver's judgement of their latest choices
+# remaining worlds are played out by the rules of thumb.  Four times the worlds are
+# drawn, each weighed by how likely the learned policy (``policy.py``) finds the others'
+# cards so far from the hand that world gives them, and the worlds solved are drawn
+# from those in proportion to their weights (measured +3.4 a deal over weighing by the
+# rules of thumb: docs/ai.md).  The solver's judgement of their latest choices
 # (``judge=Judge(3, 28, 20.0, 3_000_000)``) and the bids (``infer_auction``) measured no
 # better on fresh decks and the judge costs a sixth more time: both stay options
 # (bench/arena.md, docs/ai.md).
@@ -40,7 +43,8 @@ EXPERT_PLAN = SearchPlan(
         Tier(32, 48, exact=True),
     ),
     node_budget=18_000_000,
-    infer_plays=True,
+    infer_policy=True,
+    oversample=4,
     bias=False,  # the plays weigh the samples instead of the crude auction prior (measured)
     worlds=True,
 )
