@@ -2,14 +2,13 @@
 
 A world in which a seat's past card is the card a strong player would often have chosen
 from the hand that world gives it is more likely than one where it is a card such a player
-seldom chooses.  The model scores every legal card of a decision by a linear function of
-what that card is to the hand (its points, whether it wins the trick or is the master of
-its suit, how long its suit is in the hand, whether it ruffs or discards...) and what the
-decision is (the place in the trick, the side, the trick's points...), by a small neural
-network (one hidden layer), and turns the scores into probabilities by a softmax over the
-legal cards.  A linear score of the same features measured too blunt: it gave an ace
-that takes a rich last trick even odds against a low card, where strong players take it
-every time.
+seldom chooses.  The model scores every legal card of a decision from what that card is
+to the hand (its points, whether it wins the trick or is the master of its suit, how long
+its suit is in the hand, whether it ruffs or discards...) and what the decision is (the
+place in the trick, the side, the trick's points...), by a small neural network (one
+hidden layer), and turns the scores into probabilities by a softmax over the legal cards.
+A linear score of the same features measured too blunt: it gave an ace that takes a rich
+last trick even odds against a low card, where strong players take it every time.
 
 The weights are fitted by ``bench/policy_fit.py`` to the choices of information-set
 double-dummy players in self-play (the sparring partner and the expert), and live in
@@ -98,30 +97,30 @@ def card_features(
         discard = place > 0 and led != suit and not ruff
         lead = place == 0
         f = [
-            p,
+            p,  # its points (tens)
             float(trump),
-            (power[c] & 7) / 7.0,
-            float(win),
-            trick_pts / 10.0 if win else 0.0,
+            (power[c] & 7) / 7.0,  # its rank within its suit
+            float(win),  # it takes the lead in the trick
+            trick_pts / 10.0 if win else 0.0,  # ... and the points already in it
             p if win else 0.0,
-            p if partner_wins else 0.0,
-            float(master),
+            p if partner_wins else 0.0,  # points given to the partner's trick
+            float(master),  # nothing the others may hold beats it in its suit
             p if master else 0.0,
-            float(held - 1 - higher == 0),
-            float(higher == 0),
-            held / 8.0,
-            float(held == 1),
+            float(held - 1 - higher == 0),  # the lowest the hand holds in its suit
+            float(higher == 0),  # the highest
+            held / 8.0,  # how long its suit is in the hand
+            float(held == 1),  # a singleton
             float(ruff),
             float(discard),
             p if discard else 0.0,
             held / 8.0 if discard else 0.0,
-            float(other_master),
-            float(bare_ten),
-            (out & SUIT_MASK[suit]).bit_count() / 8.0 if lead else 0.0,
-            trumps_held / 8.0 if lead and trump else 0.0,
-            float(cheapest),
-            float(partner_wins and win),
-            float(master and not trump and lead),
+            float(other_master),  # the hand holds another master of that suit
+            float(bare_ten),  # a ten while its ace is out
+            (out & SUIT_MASK[suit]).bit_count() / 8.0 if lead else 0.0,  # a lead: cards out there
+            trumps_held / 8.0 if lead and trump else 0.0,  # a trump lead: trumps held
+            float(cheapest),  # the cheapest card of its suit that takes the lead
+            float(partner_wins and win),  # it overtakes the partner
+            float(master and not trump and lead),  # a plain master led
         ]
         rows.append((c, f + context))
     return rows

@@ -62,7 +62,7 @@ class SearchPlan:
     max_factor: int = 4
     bias: bool = True
     node_budget: int = 1 << 62  # solver nodes per decision; past it, samples are rolled out
-    infer_plays: bool = False  # weigh each sample by how well it explains the others' plays
+    infer_plays: bool = False  # weigh each sample by the others' plays, by the rules of thumb
     infer_auction: bool = False  # ... and their bids (exact tiers of the search core only)
     judge: Judge = NO_JUDGE  # ... and their latest cards by the solver (when ``depth`` > 0)
     infer_policy: bool = False  # ... and their past cards by the learned policy (``policy.py``)

@@ -3,9 +3,12 @@
 One call, :func:`world_totals`, returns for every legal card its weighted total over
 ``samples`` worlds: each world is drawn uniformly among the deals the seat cannot rule
 out (``worlds``), weighed by how well it explains the other seats' plays so far
-(``play_likelihood``: an earlier card the rules of thumb would not have played from that
-hand multiplies the weight by ``MISMATCH``; ``Judge``: their latest choices judged by the
-solver; optionally their bids, ``auction.py``), solved double dummy for every legal card
+(``policy_likelihood``: each earlier card's probability by the learned model of a strong
+player, ``policy.py``; ``play_likelihood``: an earlier card the rules of thumb would not
+have played from that hand multiplies the weight by ``MISMATCH``; ``Judge``: their latest
+choices judged by the solver; optionally their bids, ``auction.py``), optionally drawn
+``oversample`` times over and resampled by those weights, solved double dummy for every
+legal card
 (past the node budget, played out by the rules of thumb instead), and scored as the deal
 score that card leads to (or the raw card points, for the sparring objective).
 
