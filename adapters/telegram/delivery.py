@@ -92,6 +92,9 @@ class Outbox:
         self.people: dict[int, Person] = {}
         self.waiting: dict[int, OrderedDict[str, Post]] = {}  # user -> held private posts
         self.refused: set[int] = set()  # users Telegram said we may not write to
+        # How many times each user opened the private chat: a refusal that answers a send
+        # begun before the latest opening is stale (the send is tried again, not held).
+        self.openings: dict[int, int] = {}
         self._link_for = link_for
         self._start_link = start_link
         self._queue: DeliveryQueue[Post] = DeliveryQueue(self._deliver_one, name="telegram")
@@ -145,10 +148,12 @@ class Outbox:
     async def user_started(self, user: int) -> int:
         """The user opened the private chat: show what was held for them; how many."""
         self.refused.discard(user)
-        await self.memory.set_started(user, True)
+        self.openings[user] = self.openings.get(user, 0) + 1
         held = self.waiting.pop(user, OrderedDict())
-        for post in held.values():
-            self._enqueue(user, post)
+        for mkey, post in held.items():
+            if self.last.get(mkey, post) is post:  # else a newer version is on its way
+                self._enqueue(user, post)
+        await self.memory.set_started(user, True)
         return len(held)
 
     async def reshow(self, user: int, channel: str) -> bool:
@@ -264,14 +269,20 @@ class Outbox:
             else:
                 with contextlib.suppress(TelegramError):
                     await self.bot.delete_message(chat_id, shown.message_id)
+        opened = self.openings.get(chat_id, 0)
         try:
             message = await self._send(chat_id, thread_id, post, body, markup)
         except Forbidden:
             if post.to_user is None:
                 raise
+            if self.openings.get(chat_id, 0) != opened:  # they opened the chat meanwhile
+                if self.last.get(mkey, post) is post:  # else a newer version is on its way
+                    self._enqueue(chat_id, post)
+                return
             self.refused.add(chat_id)
-            await self.memory.set_started(chat_id, False)
             await self._hold(chat_id, mkey, post)
+            if chat_id in self.refused:  # still refused once the notice is out
+                await self.memory.set_started(chat_id, False)
             return
         if post.to_user is not None:
             await self.memory.set_started(chat_id, True)

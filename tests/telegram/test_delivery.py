@@ -193,3 +193,49 @@ async def test_group_upgraded_to_supergroup_is_followed(tg: FakeTelegram, outbox
     assert [m.caption for m in tg.chat_messages(supergroup)] == ["deal 1"]
     assert any(c.status == 400 and "upgraded" in c.description for c in tg.calls)
     assert outbox.failures == 0
+
+
+def hand(ch: str, text: str, user: int, version: int, buttons: bool = False) -> Post:
+    keys = ((Button("7S", "t1:play:7S"),),) if buttons else ()
+    return Post(
+        ch, "hand:1", text, image=png("white"), to_user=user_id(user), version=version, buttons=keys
+    )
+
+
+async def test_a_hand_newer_than_the_held_one_wins_when_the_chat_opens(
+    tg: FakeTelegram, outbox: Outbox
+) -> None:
+    """Held: the hand dealt before Zoé opened the chat.  Her turn comes as she opens it:
+    the hand with her buttons is queued before the held one is released, and the older
+    one must not take its place."""
+    group = tg.add_group("Club")
+    zoe = tg.add_user("Zoé")
+    ch = channel(group.id)
+    await outbox.deliver(hand(ch, "dealt", zoe.id, 1))
+    await outbox.flush()
+    assert not tg.chat_messages(zoe.id)
+    tg.start_bot(zoe)
+    await outbox.deliver(hand(ch, "your turn", zoe.id, 2, buttons=True))
+    assert await outbox.user_started(zoe.id) == 1
+    await outbox.flush()
+    (shown,) = [m for m in tg.chat_messages(zoe.id) if not m.deleted]
+    assert shown.shown_text == "your turn" and shown.buttons()
+
+
+async def test_a_refusal_answered_after_the_chat_opened_is_tried_again(
+    tg: FakeTelegram, outbox: Outbox
+) -> None:
+    """Telegram refused the hand (the chat was not open yet), but its answer arrives after
+    Zoé opened the chat: the hand is sent again, not held until she writes once more."""
+    group = tg.add_group("Club")
+    zoe = tg.add_user("Zoé")
+    late = tg.answer_late("sendPhoto")
+    await outbox.deliver(hand(channel(group.id), "dealt", zoe.id, 1))
+    await tg.wait_for(lambda: any(c.decided for c in tg.calls_of("sendPhoto")))
+    tg.start_bot(zoe)
+    assert await outbox.user_started(zoe.id) == 0  # nothing held yet: the answer is out
+    late.set()
+    await outbox.flush()
+    assert [c.status for c in tg.calls_of("sendPhoto")] == [403, 200]
+    assert [m.shown_text for m in tg.chat_messages(zoe.id) if not m.deleted] == ["dealt"]
+    assert zoe.id not in outbox.refused and not outbox.waiting.get(zoe.id)

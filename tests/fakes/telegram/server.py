@@ -122,6 +122,7 @@ class FakeTelegram:
         self._flood: dict[int, deque[float]] = {}
         self._files: dict[str, Photo] = {}
         self._failures: dict[str, int] = {}
+        self._late: dict[str, asyncio.Event] = {}
         self._runner: web.AppRunner | None = None
         self._http: ClientSession | None = None
         self._webhook_task: asyncio.Task[None] | None = None
@@ -329,6 +330,14 @@ class FakeTelegram:
         )
         return query.id
 
+    def answer_late(self, method: str) -> asyncio.Event:
+        """The next call of ``method`` is decided when it arrives but answered only once
+        the returned event is set: the latency of a real request, in which the world may
+        change (a user opens the chat) after Telegram has already refused."""
+        gate = asyncio.Event()
+        self._late[method] = gate
+        return gate
+
     def fail_next(self, method: str, times: int = 1) -> None:
         """The next ``times`` calls of ``method`` get 502 Bad Gateway (Telegram hiccups)."""
         self._failures[method] = self._failures.get(method, 0) + times
@@ -412,9 +421,17 @@ class FakeTelegram:
                 self._failures[method] -= 1
                 raise ApiError(502, "Bad Gateway")
             self._check_flood(method, params)
-            result = await handler(params, files)
+            gate = self._late.pop(method, None)
+            try:
+                result = await handler(params, files)
+            finally:
+                call.decided = True
+                if gate is not None:
+                    self._notify()
+                    await gate.wait()
         except ApiError as err:
             call.status, call.description = err.code, err.description
+            call.decided = True
             self._notify()
             return self._json(err.payload(), err.code)
         call.result = result

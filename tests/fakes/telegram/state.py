@@ -244,6 +244,7 @@ class Call:
     status: int = 200
     result: Any = None
     description: str | None = None
+    decided: bool = False  # the answer is made (``answer_late``: it may not be out yet)
 
     @property
     def ok(self) -> bool:
