@@ -777,27 +777,47 @@ typedef struct {
     uint32_t gone;
 } Play;
 
-/* world_search.py's ``play_likelihood``. */
-static double likelihood(int kind, int code, int me, int taker, const Play *history, int nh,
-                         const uint32_t *hands) {
+/* world_search.py's ``_choices``: the others' past cards that were a choice in the world
+ * ``hands``, latest first, each with the hand it was played from and its legal cards. */
+typedef struct {
+    const Play *play;
+    uint32_t hand, legal;
+} Choice;
+
+static int choices(int kind, int code, int me, const Play *history, int nh,
+                   const uint32_t *hands, Choice *out) {
     uint32_t later[4] = {0, 0, 0, 0};
-    double weight = 1.0;
+    int n = 0;
     for (int i = nh - 1; i >= 0; i--) {
         const Play *p = &history[i];
         later[p->seat] |= 1u << p->card;
         if (p->seat == me) continue;
         uint32_t hand = hands[p->seat] | later[p->seat];
         uint32_t legal = legal_mask(kind, code, hand, p->prefix, p->n);
-        if (!(legal & (legal - 1))) continue;
-        if (normal_card(code, p->seat, hand, legal, p->prefix, p->n, p->gone, taker) != p->card)
+        if (!(legal & (legal - 1))) continue; /* forced: says nothing */
+        out[n].play = p;
+        out[n].hand = hand;
+        out[n].legal = legal;
+        n++;
+    }
+    return n;
+}
+
+/* world_search.py's ``play_likelihood``. */
+static double likelihood(int kind, int code, int me, int taker, const Play *history, int nh,
+                         const uint32_t *hands) {
+    Choice ch[32];
+    int n = choices(kind, code, me, history, nh, hands, ch);
+    double weight = 1.0;
+    for (int i = 0; i < n; i++) {
+        const Play *p = ch[i].play;
+        if (normal_card(code, p->seat, ch[i].hand, ch[i].legal, p->prefix, p->n, p->gone, taker) !=
+            p->card)
             weight *= 0.4;
     }
     return weight;
 }
 
-/* policy.py's ``card_features`` and ``card_probability``: the learned model of a strong
- * player's card.  The same operations in the same order as the Python, so the same
- * probabilities to the last bit. */
 #define POLICY_CARD 24
 #define POLICY_INPUTS (POLICY_CARD + 11)
 #define POLICY_HIDDEN 24
@@ -913,17 +933,13 @@ static double policy_probability(int code, int seat, uint32_t hand, uint32_t leg
 static double policy_likelihood(int kind, int code, int me, int taker, const Play *history,
                                 int nh, const uint32_t *hands, const double *weights,
                                 double alpha) {
-    uint32_t later[4] = {0, 0, 0, 0};
+    Choice ch[32];
+    int n = choices(kind, code, me, history, nh, hands, ch);
     double weight = 1.0;
-    for (int i = nh - 1; i >= 0; i--) {
-        const Play *p = &history[i];
-        later[p->seat] |= 1u << p->card;
-        if (p->seat == me) continue;
-        uint32_t hand = hands[p->seat] | later[p->seat];
-        uint32_t legal = legal_mask(kind, code, hand, p->prefix, p->n);
-        if (!(legal & (legal - 1))) continue;
-        double q = policy_probability(code, p->seat, hand, legal, p->prefix, p->n, p->gone,
-                                      taker, p->card, weights);
+    for (int i = 0; i < n; i++) {
+        const Play *p = ch[i].play;
+        double q = policy_probability(code, p->seat, ch[i].hand, ch[i].legal, p->prefix, p->n,
+                                      p->gone, taker, p->card, weights);
         weight *= pow(q, alpha);
     }
     return weight;

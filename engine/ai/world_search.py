@@ -139,20 +139,29 @@ def space_of(k: Knowledge) -> WorldSpace:
     return world_space(k.seat, k.hand, u.pool, u.need, u.allowed, u.fixed)
 
 
-def play_likelihood(k: Knowledge, hands: list[int]) -> float:
-    """How plausible ``hands`` make the others' past plays (see the module docstring)."""
+_Choice = tuple[int, int, tuple[int, ...], int, int, int]
+
+
+def _choices(k: Knowledge, hands: list[int]) -> Iterator[_Choice]:
+    """The others' past cards that were a choice in the world ``hands``, latest first:
+    (seat, card, the trick so far, cards gone before, the hand it was played from, its
+    legal cards).  A forced card says nothing of a hand."""
     later = [0, 0, 0, 0]
-    weight = 1.0
     for seat, card, prefix, gone in reversed(k.history):
         later[seat] |= 1 << card
         if seat == k.seat:
             continue
         hand = hands[seat] | later[seat]
-        trick = list(prefix)
-        legal = legal_mask(k.kind, k.code, hand, trick)
-        if legal & (legal - 1) == 0:
-            continue  # forced: says nothing
-        if normal_card(k.kind, k.code, seat, hand, legal, trick, gone, k.taker) != card:
+        legal = legal_mask(k.kind, k.code, hand, list(prefix))
+        if legal & (legal - 1):
+            yield seat, card, prefix, gone, hand, legal
+
+
+def play_likelihood(k: Knowledge, hands: list[int]) -> float:
+    """How plausible ``hands`` make the others' past plays (see the module docstring)."""
+    weight = 1.0
+    for seat, card, prefix, gone, hand, legal in _choices(k, hands):
+        if normal_card(k.kind, k.code, seat, hand, legal, list(prefix), gone, k.taker) != card:
             weight *= MISMATCH
     return weight
 
@@ -161,18 +170,9 @@ def policy_likelihood(k: Knowledge, hands: list[int], alpha: float) -> float:
     """How plausible ``hands`` make the others' past plays by the learned model of a strong
     player (``policy.py``): the product of each choice's probability, to the power
     ``alpha`` (below 1 the model is trusted less, and fewer worlds dominate the mean)."""
-    later = [0, 0, 0, 0]
     weight = 1.0
-    for seat, card, prefix, gone in reversed(k.history):
-        later[seat] |= 1 << card
-        if seat == k.seat:
-            continue
-        hand = hands[seat] | later[seat]
-        legal = legal_mask(k.kind, k.code, hand, list(prefix))
-        if legal & (legal - 1) == 0:
-            continue
-        q = card_probability(k.code, seat, hand, legal, prefix, gone, k.taker, card)
-        weight *= q**alpha
+    for seat, card, prefix, gone, hand, legal in _choices(k, hands):
+        weight *= card_probability(k.code, seat, hand, legal, prefix, gone, k.taker, card) ** alpha
     return weight
 
 
