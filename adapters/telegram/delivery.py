@@ -151,7 +151,7 @@ class Outbox:
         self.openings[user] = self.openings.get(user, 0) + 1
         held = self.waiting.pop(user, OrderedDict())
         for mkey, post in held.items():
-            if self.last.get(mkey, post) is post:  # else a newer version is on its way
+            if self._latest(mkey, post):
                 self._enqueue(user, post)
         await self.memory.set_started(user, True)
         return len(held)
@@ -191,6 +191,11 @@ class Outbox:
     @staticmethod
     def _mkey(post: Post) -> str:
         return f"{post.key}|{post.to_user or ''}"
+
+    def _latest(self, mkey: str, post: Post) -> bool:
+        """Whether ``post`` is still the newest private post of its key (a newer one queued
+        since must not be overtaken by it)."""
+        return self.last.get(mkey, post) is post
 
     def _enqueue(self, chat_id: int, post: Post) -> None:
         mkey = self._mkey(post)
@@ -276,7 +281,7 @@ class Outbox:
             if post.to_user is None:
                 raise
             if self.openings.get(chat_id, 0) != opened:  # they opened the chat meanwhile
-                if self.last.get(mkey, post) is post:  # else a newer version is on its way
+                if self._latest(mkey, post):
                     self._enqueue(chat_id, post)
                 return
             self.refused.add(chat_id)

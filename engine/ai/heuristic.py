@@ -6,7 +6,7 @@ trick), so the same function plays the normal level and plays out sampled deals 
 
 from __future__ import annotations
 
-from engine.ai.tables import FULL, POINTS, POWER, SUIT_MASK, bits, winner_index
+from engine.ai.tables import FULL, POINTS, POWER, SUIT_MASK, beats, bits, winner_index
 
 
 def lowest_card(code: int, legal: int) -> int:
@@ -14,13 +14,6 @@ def lowest_card(code: int, legal: int) -> int:
     pts = POINTS[code]
     power = POWER[code]
     return min(bits(legal), key=lambda c: (power[c] >= 8, pts[c], power[c] & 7, c))
-
-
-def _beats(code: int, card: int, win_card: int) -> bool:
-    power = POWER[code]
-    if card >> 3 == win_card >> 3:
-        return power[card] > power[win_card]
-    return code < 4 and card >> 3 == code
 
 
 def _is_master(code: int, card: int, out: int) -> bool:
@@ -56,7 +49,7 @@ def normal_card(
     win_card = trick[w]
     partner_wins = len(trick) - w == 2
     last = len(trick) == 3
-    winners = [c for c in cards if _beats(code, c, win_card)]
+    winners = [c for c in cards if beats(code, c, win_card)]
     losers = [c for c in cards if c not in winners]
     if partner_wins:
         safe = last or (

@@ -22,7 +22,7 @@ import math
 from collections.abc import Sequence
 
 from engine.ai.policy_weights import WEIGHTS
-from engine.ai.tables import ABOVE, FULL, POINTS, POWER, SUIT_MASK, winner_index
+from engine.ai.tables import ABOVE, FULL, POINTS, POWER, SUIT_MASK, beats, winner_index
 
 CARD_FEATURES = 24  # what the card is to the hand and the trick
 CONTEXT_FEATURES = 11  # what the decision is (place in the trick, side, trick points...)
@@ -73,7 +73,7 @@ def card_features(
         hand.bit_count() / 8.0,
     ]
     cards = [c for c in range(32) if legal >> c & 1]
-    wins = {c: place > 0 and _beats(code, c, win_card) for c in cards}
+    wins = {c: place > 0 and beats(code, c, win_card) for c in cards}
     rows = []
     for c in cards:
         suit = c >> 3
@@ -124,12 +124,6 @@ def card_features(
         ]
         rows.append((c, f + context))
     return rows
-
-
-def _beats(code: int, card: int, win_card: int) -> bool:
-    if card >> 3 == win_card >> 3:
-        return POWER[code][card] > POWER[code][win_card]
-    return code < 4 and card >> 3 == code
 
 
 def card_score(inputs: Sequence[float], weights: Sequence[float] = WEIGHTS) -> float:

@@ -103,6 +103,14 @@ def winner_index(code: int, trick: list[int] | tuple[int, ...]) -> int:
     return best
 
 
+def beats(code: int, card: int, win_card: int) -> bool:
+    """Whether ``card`` played now would take the trick from ``win_card``, its best so far."""
+    power = POWER[code]
+    if card >> 3 == win_card >> 3:
+        return power[card] > power[win_card]
+    return code < 4 and card >> 3 == code
+
+
 def legal_mask(kind: int, code: int, hand: int, trick: list[int] | tuple[int, ...]) -> int:
     """The cards of ``hand`` that may be played on ``trick`` (cards so far, in order)."""
     if not trick:

@@ -19,7 +19,7 @@ from engine.ai.world_search import (
     world_totals,
 )
 from engine.ai.worlds import SplitMix, draw_world
-from engine.cards import parse_card
+from engine.cards import mask_of, parse_card
 from tests.ai.test_world_search import positions
 
 needs_c = pytest.mark.skipif(not SEARCH_COMPILED, reason="the compiled core was not built")
@@ -27,13 +27,10 @@ HEARTS = 2  # contract code of hearts trump
 
 
 def mask(*cards: str) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << parse_card(c)
-    return m
+    return mask_of(parse_card(c) for c in cards)
 
 
-def test_the_weights_fill_every_block() -> None:
+def test_the_weights_fill_the_network() -> None:
     assert len(WEIGHTS) == SIZE
     assert all(math.isfinite(w) for w in WEIGHTS)
     assert any(w != 0.0 for w in WEIGHTS)
