@@ -110,3 +110,24 @@ def test_compiled_core_weighs_worlds_by_the_policy_as_python_does() -> None:
             assert c == p
             checked += 1
     assert checked == 48
+
+
+def test_a_bad_oversampling_or_policy_is_refused_on_both_paths() -> None:
+    k = positions(1, min_actions=14)[0]
+    for compiled in (False, True) if SEARCH_COMPILED else (False,):
+        for bad in (0, 65):
+            with pytest.raises(ValueError, match="oversample"):
+                world_totals(k, 4, 1, 10**6, INFER_POLICY, SCORE, compiled=compiled, oversample=bad)
+    if SEARCH_COMPILED:
+        from engine.ai import _dds
+
+        sp = space_of(k)
+        args = (
+            k.kind, k.code, k.seat, k.taker, k.multiplier, list(sp.fixed), list(sp.seats),
+            list(sp.need), [(m, list(cs)) for m, cs in sp.classes], k.leader, list(k.trick),
+            k.played, k.won, [(s, c, list(p), g) for s, c, p, g in k.history],
+            0, [0, 0], [0, 0], 4, 1, 10**6, INFER_POLICY, SCORE, 0.05,
+            [], -1, 1.0, 0, 32, 20.0, 0,
+        )  # fmt: skip
+        with pytest.raises(ValueError, match="888 weights"):
+            _dds.search_worlds(*args, WEIGHTS[:10], 1.0, 1)
