@@ -5,16 +5,14 @@
 Plays ``--deals`` decks card play only (every seat bids as hard) at two kinds of table:
 four sparring partners, and two experts against two sparring partners.  Every card
 decision with a choice is recorded with what the player knew (its hand, the trick, the
-cards gone, the suits each seat had shown it lacks) and the card it chose.  The model (a
-softmax over the legal cards of each card's score by a network with one hidden layer) is
-fitted to them by maximum likelihood with a small L2 penalty; a fifth of the decks is
-held out.  It prints the held-out log loss and top-card accuracy beside a uniform guess
-and the rules of thumb, and with ``--write`` replaces engine/ai/policy_weights.py.  The
-play is deterministic and so is the fit, so the same arguments give the same weights.
+cards gone) and the card it chose.  The model (a softmax over the legal cards of each
+card's score by a network with one hidden layer) is fitted to them by maximum likelihood
+with a small L2 penalty; a fifth of the decks is held out.  It prints the held-out log loss and
+top-card accuracy beside a uniform guess and the rules of thumb, and with ``--write``
+replaces engine/ai/policy_weights.py.  The play is deterministic and so is the fit, so
+the same arguments give the same weights.
 (A second model fitted to the expert's cards alone, for the partner's, measured worse on
-the expert's held-out cards than this one: log loss 0.892 against 0.721.  An input saying
-"this seat is the expert", set for the partner's cards, did no better either: held-out
-log loss 0.687 against 0.685 without it, on the 640 decks of seed 9001.)
+the expert's held-out cards than this one: log loss 0.892 against 0.721.)
 """
 
 from __future__ import annotations
@@ -35,7 +33,7 @@ import engine.ai.player as player  # noqa: E402
 from engine.ai.arena import MAX_REDEALS, arena_action, deck_source  # noqa: E402
 from engine.ai.heuristic import normal_card  # noqa: E402
 from engine.ai.knowledge import knowledge_from_view  # noqa: E402
-from engine.ai.policy import HIDDEN, INPUTS, SIZE, card_features, voids_now  # noqa: E402
+from engine.ai.policy import HIDDEN, INPUTS, SIZE, card_features  # noqa: E402
 from engine.ai.tables import legal_mask  # noqa: E402
 from engine.match import Match  # noqa: E402
 
@@ -44,8 +42,8 @@ TABLES = (("sparring",) * 4, ("expert", "sparring", "expert", "sparring"))
 # thumb), so the data, and the weights, do not depend on the weights being fitted.
 RECORDED = replace(player.EXPERT_PLAN, infer_plays=True, infer_policy=False, oversample=1)
 player.LEVEL_SPECS["expert"] = player.Level("sampled", RECORDED)
-# kind, code, seat, hand, legal, trick, gone, taker, voids shown, card, the player's level
-Decision = tuple[int, int, int, int, int, tuple[int, ...], int, int, int, int, str]
+# kind, code, seat, hand, legal, trick, gone, taker, card, the player's level
+Decision = tuple[int, int, int, int, int, tuple[int, ...], int, int, int, str]
 
 
 def record_deck(job: tuple[str, int, int]) -> list[Decision]:
@@ -65,8 +63,7 @@ def record_deck(job: tuple[str, int, int]) -> list[Decision]:
                 if legal & (legal - 1):
                     assert action.card is not None
                     decision = (k.kind, k.code, k.seat, k.hand, legal, tuple(k.trick))
-                    voids = voids_now(k.history)
-                    out.append((*decision, k.played, k.taker, voids, action.card, levels[seat]))
+                    out.append((*decision, k.played, k.taker, action.card, levels[seat]))
             m.apply(seat, action)
             if any(d.result is not None for d in m.deals):
                 break
@@ -76,10 +73,8 @@ def record_deck(job: tuple[str, int, int]) -> list[Decision]:
 def design(decisions: list[Decision]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows of inputs (one per legal card), their decision index, 1 for the chosen card."""
     rows, group, chosen = [], [], []
-    for g, (_kind, code, seat, hand, legal, trick, gone, taker, voids, card, _lv) in enumerate(
-        decisions
-    ):
-        for c, x in card_features(code, seat, hand, legal, trick, gone, taker, voids):
+    for g, (_kind, code, seat, hand, legal, trick, gone, taker, card, _lv) in enumerate(decisions):
+        for c, x in card_features(code, seat, hand, legal, trick, gone, taker):
             rows.append(x)
             group.append(g)
             chosen.append(float(c == card))
@@ -144,7 +139,7 @@ def report(name: str, decisions: list[Decision], w: np.ndarray) -> None:
     rules = np.mean(
         [
             normal_card(k, c, s, h, lg, list(t), gone, tk) == card
-            for k, c, s, h, lg, t, gone, tk, _v, card, _lv in decisions
+            for k, c, s, h, lg, t, gone, tk, card, _lv in decisions
         ]
     )
     print(
@@ -201,7 +196,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=9001)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--l2", type=float, default=3e-4)
-    ap.add_argument("--steps", type=int, default=1500)
+    ap.add_argument("--steps", type=int, default=750)
     ap.add_argument("--save", help="keep the recorded decisions in this file (JSON lines)")
     ap.add_argument("--load", help="fit on decisions saved by --save instead of playing")
     ap.add_argument("--write", action="store_true")

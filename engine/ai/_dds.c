@@ -775,7 +775,6 @@ typedef struct {
     int seat, card, n;
     int prefix[3];
     uint32_t gone;
-    uint32_t voids; /* policy.py's ``shown_voids`` before this play: bit 4 * seat + suit */
 } Play;
 
 /* world_search.py's ``_choices``: the others' past cards that were a choice in the world
@@ -819,8 +818,8 @@ static double likelihood(int kind, int code, int me, int taker, const Play *hist
     return weight;
 }
 
-#define POLICY_CARD 28
-#define POLICY_INPUTS (POLICY_CARD + 15)
+#define POLICY_CARD 24
+#define POLICY_INPUTS (POLICY_CARD + 11)
 #define POLICY_HIDDEN 24
 #define POLICY_SIZE (POLICY_INPUTS * POLICY_HIDDEN + 2 * POLICY_HIDDEN)
 
@@ -841,15 +840,9 @@ static double policy_score(const double *x, const double *weights) {
     return score;
 }
 
-/* policy.py's ``safe``: nothing the others may hold beats ``c``. */
-static inline int policy_safe(int code, int c, uint32_t out, uint32_t trumps) {
-    int plain_under_trump = code < 4 && (c >> 3) != code && (out & trumps);
-    return !(ABOVE[code][c] & out) && !plain_under_trump;
-}
-
 static double policy_probability(int code, int seat, uint32_t hand, uint32_t legal,
-                                 const int *trick, int n, uint32_t gone, int taker,
-                                 uint32_t voids, int card, const double *weights) {
+                                 const int *trick, int n, uint32_t gone, int taker, int card,
+                                 const double *weights) {
     const int *pts = POINTS[code], *power = POWER[code];
     const uint32_t *above = ABOVE[code];
     uint32_t out = FULL_MASK & ~hand & ~gone;
@@ -864,12 +857,6 @@ static double policy_probability(int code, int seat, uint32_t hand, uint32_t leg
         led = trick[0] >> 3;
         for (int i = 0; i < n; i++) trick_pts += pts[trick[i]];
     }
-    int partner = (seat + 2) & 3, opp1 = (seat + 1) & 3, opp2 = (seat + 3) & 3;
-#define VOID(s, suit) ((int)((voids >> (4 * (s) + (suit))) & 1))
-    int partner_safe = partner_wins && (n == 3 || policy_safe(code, win_card, out, trumps));
-    double trumps_out = code < 4 ? __builtin_popcount(out & trumps) / 8.0 : 0.0;
-    int partner_no_trump = code < 4 && VOID(partner, code);
-    int opps_no_trump = code < 4 && VOID(opp1, code) && VOID(opp2, code);
     uint32_t winners = 0;
     if (n)
         for (uint32_t m = legal; m; m &= m - 1) {
@@ -925,10 +912,6 @@ static double policy_probability(int code, int seat, uint32_t hand, uint32_t leg
             (double)cheapest,
             (double)(partner_wins && win),
             (double)(master && !trump && lead),
-            (double)VOID(partner, suit),
-            (double)(VOID(opp1, suit) || VOID(opp2, suit)),
-            (double)(win && (n == 3 || policy_safe(code, c, out, trumps))),
-            __builtin_popcount(out & suit_mask(suit)) / 8.0,
             (double)(n == 0),
             (double)(n == 1),
             (double)(n == 2),
@@ -940,10 +923,6 @@ static double policy_probability(int code, int seat, uint32_t hand, uint32_t leg
             __builtin_popcount(legal) / 8.0,
             trumps_held / 8.0,
             __builtin_popcount(hand) / 8.0,
-            (double)partner_safe,
-            trumps_out,
-            (double)partner_no_trump,
-            (double)opps_no_trump,
         };
         double sc = policy_score(f, weights);
         if (ns == 0 || sc > top) top = sc;
@@ -953,7 +932,6 @@ static double policy_probability(int code, int seat, uint32_t hand, uint32_t leg
     double z = 0.0;
     for (int i = 0; i < ns; i++) z += exp(scores[i] - top);
     return exp(chosen - top) / z;
-#undef VOID
 }
 
 /* world_search.py's ``policy_likelihood``. */
@@ -966,7 +944,7 @@ static double policy_likelihood(int kind, int code, int me, int taker, const Pla
     for (int i = 0; i < n; i++) {
         const Play *p = ch[i].play;
         double q = policy_probability(code, p->seat, ch[i].hand, ch[i].legal, p->prefix, p->n,
-                                      p->gone, taker, p->voids, p->card, weights);
+                                      p->gone, taker, p->card, weights);
         weight *= pow(q, alpha);
     }
     return weight;
@@ -1481,7 +1459,6 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "history: at most 32 plays");
             goto done;
         }
-        uint32_t voids = 0;
         for (Py_ssize_t i = 0; i < len; i++) {
             PyObject *prefix_o;
             int s_, c_;
@@ -1502,9 +1479,6 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             p->n = n;
             for (int j = 0; j < n; j++) p->prefix[j] = (int)(buf[j] & 31);
             p->gone = (uint32_t)gone;
-            p->voids = voids;
-            if (n && (p->prefix[0] >> 3) != (p->card >> 3))
-                voids |= 1u << (4 * p->seat + (p->prefix[0] >> 3));
         }
         Py_DECREF(hs);
     }

@@ -3,12 +3,10 @@
 A world in which a seat's past card is the card a strong player would often have chosen
 from the hand that world gives it is more likely than one where it is a card such a player
 seldom chooses.  The model scores every legal card of a decision from what that card is
-to the hand and the table (its points, whether it wins the trick, for good or not, or is
-the master of its suit, how long its suit is in the hand, whether it ruffs or discards,
-whether the partner or an opponent has shown it lacks that suit...) and what the decision
-is (the place in the trick, the side, the trick's points, whether the partner's trick is
-safe...), by a small neural network (one hidden layer), and turns the scores into
-probabilities by a softmax over the legal cards.
+to the hand (its points, whether it wins the trick or is the master of its suit, how long
+its suit is in the hand, whether it ruffs or discards...) and what the decision is (the
+place in the trick, the side, the trick's points...), by a small neural network (one
+hidden layer), and turns the scores into probabilities by a softmax over the legal cards.
 A linear score of the same features measured too blunt: it gave an ace that takes a rich
 last trick even odds against a low card, where strong players take it every time.
 
@@ -26,43 +24,12 @@ from collections.abc import Sequence
 from engine.ai.policy_weights import WEIGHTS
 from engine.ai.tables import ABOVE, FULL, POINTS, POWER, SUIT_MASK, beats, winner_index
 
-CARD_FEATURES = 28  # what the card is to the hand and the trick
-CONTEXT_FEATURES = 15  # what the decision is (place in the trick, side, trick points...)
+CARD_FEATURES = 24  # what the card is to the hand and the trick
+CONTEXT_FEATURES = 11  # what the decision is (place in the trick, side, trick points...)
 INPUTS = CARD_FEATURES + CONTEXT_FEATURES
 HIDDEN = 24
 SIZE = INPUTS * HIDDEN + 2 * HIDDEN  # first layer (input-major), its biases, the output
 ACE, TEN = 7, 3  # rank indices (7 8 9 T J Q K A)
-
-
-Play = tuple[int, int, Sequence[int], int]  # seat, card, the trick before it, cards gone
-
-
-def _after(voids: int, play: Play) -> int:
-    """A seat that did not follow the suit led has none left, whatever the ruleset, and
-    everyone at the table saw it."""
-    seat, card, prefix, _gone = play
-    if prefix and prefix[0] >> 3 != card >> 3:
-        return voids | 1 << (4 * seat + (prefix[0] >> 3))
-    return voids
-
-
-def shown_voids(history: Sequence[Play]) -> list[int]:
-    """Before each play of ``history``: the suits every seat had shown it lacks, bit
-    ``4 * seat + suit``."""
-    out = []
-    voids = 0
-    for play in history:
-        out.append(voids)
-        voids = _after(voids, play)
-    return out
-
-
-def voids_now(history: Sequence[Play]) -> int:
-    """The suits every seat has shown it lacks after the whole of ``history``."""
-    voids = 0
-    for play in history:
-        voids = _after(voids, play)
-    return voids
 
 
 def card_features(
@@ -73,13 +40,11 @@ def card_features(
     trick: list[int] | tuple[int, ...],
     gone: int,
     taker: int,
-    voids: int,
 ) -> list[tuple[int, list[float]]]:
     """For every legal card (ascending): the card and the model's inputs for it.
 
     ``gone`` is every card played before this decision (the current trick included), so
-    ``FULL & ~hand & ~gone`` is what the player knew the others might hold; ``voids`` the
-    suits every seat had shown it lacks (``shown_voids``).
+    ``FULL & ~hand & ~gone`` is what the player knew the others might hold.
     """
     pts, power, above = POINTS[code], POWER[code], ABOVE[code]
     out = FULL & ~hand & ~gone
@@ -94,17 +59,6 @@ def card_features(
         partner_wins = place - w == 2
         led = trick[0] >> 3
         trick_pts = sum(pts[c] for c in trick)
-    mate, opponents = (seat + 2) & 3, ((seat + 1) & 3, (seat + 3) & 3)
-
-    def void(s: int, suit: int) -> bool:
-        return bool(voids >> (4 * s + suit) & 1)
-
-    def safe(c: int) -> bool:
-        """Nothing the others may hold beats ``c`` (a card of its suit above it, or a
-        trump over a plain card)."""
-        plain_under_trump = code < 4 and c >> 3 != code and bool(out & trumps)
-        return above[c] & out == 0 and not plain_under_trump
-
     context = [
         float(place == 0),
         float(place == 1),
@@ -117,10 +71,6 @@ def card_features(
         legal.bit_count() / 8.0,
         trumps_held / 8.0,
         hand.bit_count() / 8.0,
-        float(partner_wins and (place == 3 or safe(win_card))),  # the partner's trick is safe
-        (out & trumps).bit_count() / 8.0 if code < 4 else 0.0,  # trumps the others may hold
-        float(code < 4 and void(mate, code)),  # the partner has shown it has no trump
-        float(code < 4 and void(opponents[0], code) and void(opponents[1], code)),
     ]
     cards = [c for c in range(32) if legal >> c & 1]
     wins = {c: place > 0 and beats(code, c, win_card) for c in cards}
@@ -171,10 +121,6 @@ def card_features(
             float(cheapest),  # the cheapest card of its suit that takes the lead
             float(partner_wins and win),  # it overtakes the partner
             float(master and not trump and lead),  # a plain master led
-            float(void(mate, suit)),  # the partner has shown it has none of the suit
-            float(void(opponents[0], suit) or void(opponents[1], suit)),  # ... an opponent
-            float(win and (place == 3 or safe(c))),  # it takes the trick for good
-            (out & SUIT_MASK[suit]).bit_count() / 8.0,  # how many of its suit are out
         ]
         rows.append((c, f + context))
     return rows
@@ -200,26 +146,17 @@ def card_probability(
     trick: list[int] | tuple[int, ...],
     gone: int,
     taker: int,
-    voids: int,
     card: int,
     weights: Sequence[float] = WEIGHTS,
 ) -> float:
     """The model's probability that a strong player holding ``hand`` plays ``card``."""
     scores = {
         c: card_score(x, weights)
-        for c, x in card_features(code, seat, hand, legal, trick, gone, taker, voids)
+        for c, x in card_features(code, seat, hand, legal, trick, gone, taker)
     }
     top = max(scores.values())
     z = sum(math.exp(s - top) for s in scores.values())
     return math.exp(scores[card] - top) / z
 
 
-__all__ = [
-    "INPUTS",
-    "SIZE",
-    "card_features",
-    "card_probability",
-    "card_score",
-    "shown_voids",
-    "voids_now",
-]
+__all__ = ["INPUTS", "SIZE", "card_features", "card_probability", "card_score"]

@@ -31,7 +31,7 @@ from engine.ai.auction import MISMATCH as BID_MISMATCH
 from engine.ai.auction import auction_likelihood, bid_rows
 from engine.ai.heuristic import normal_card
 from engine.ai.knowledge import Knowledge
-from engine.ai.policy import card_probability, shown_voids
+from engine.ai.policy import card_probability
 from engine.ai.policy_weights import WEIGHTS as POLICY_WEIGHTS
 from engine.ai.rollout import rollout
 from engine.ai.scoring import deal_value
@@ -139,30 +139,28 @@ def space_of(k: Knowledge) -> WorldSpace:
     return world_space(k.seat, k.hand, u.pool, u.need, u.allowed, u.fixed)
 
 
-_Choice = tuple[int, int, tuple[int, ...], int, int, int, int]
+_Choice = tuple[int, int, tuple[int, ...], int, int, int]
 
 
 def _choices(k: Knowledge, hands: list[int]) -> Iterator[_Choice]:
     """The others' past cards that were a choice in the world ``hands``, latest first:
     (seat, card, the trick so far, cards gone before, the hand it was played from, its
-    legal cards, the voids shown before it).  A forced card says nothing of a hand."""
+    legal cards).  A forced card says nothing of a hand."""
     later = [0, 0, 0, 0]
-    voids = shown_voids(k.history)
-    for i in range(len(k.history) - 1, -1, -1):
-        seat, card, prefix, gone = k.history[i]
+    for seat, card, prefix, gone in reversed(k.history):
         later[seat] |= 1 << card
         if seat == k.seat:
             continue
         hand = hands[seat] | later[seat]
         legal = legal_mask(k.kind, k.code, hand, list(prefix))
         if legal & (legal - 1):
-            yield seat, card, prefix, gone, hand, legal, voids[i]
+            yield seat, card, prefix, gone, hand, legal
 
 
 def play_likelihood(k: Knowledge, hands: list[int]) -> float:
     """How plausible ``hands`` make the others' past plays (see the module docstring)."""
     weight = 1.0
-    for seat, card, prefix, gone, hand, legal, _voids in _choices(k, hands):
+    for seat, card, prefix, gone, hand, legal in _choices(k, hands):
         if normal_card(k.kind, k.code, seat, hand, legal, list(prefix), gone, k.taker) != card:
             weight *= MISMATCH
     return weight
@@ -173,9 +171,8 @@ def policy_likelihood(k: Knowledge, hands: list[int], alpha: float) -> float:
     player (``policy.py``): the product of each choice's probability, to the power
     ``alpha`` (below 1 the model is trusted less, and fewer worlds dominate the mean)."""
     weight = 1.0
-    for seat, card, prefix, gone, hand, legal, voids in _choices(k, hands):
-        q = card_probability(k.code, seat, hand, legal, prefix, gone, k.taker, voids, card)
-        weight *= q**alpha
+    for seat, card, prefix, gone, hand, legal in _choices(k, hands):
+        weight *= card_probability(k.code, seat, hand, legal, prefix, gone, k.taker, card) ** alpha
     return weight
 
 
