@@ -836,10 +836,14 @@ static double policy_score(const double *x, const double *weights) {
         for (int j = 0; j < POLICY_HIDDEN; j++) acc[j] += w[j] * x[i];
     }
     double score = 0.0;
-    for (int j = 0; j < POLICY_HIDDEN; j++) score += weights[out + POLICY_HIDDEN + j] * tanh(acc[j]);
+    for (int j = 0; j < POLICY_HIDDEN; j++)
+        score += weights[out + POLICY_HIDDEN + j] * tanh(acc[j]);
     return score;
 }
 
+/* policy.py's ``card_features`` and ``card_probability``: the learned model of a strong
+ * player's card.  The same operations in the same order as the Python, so the same
+ * probabilities to the last bit. */
 static double policy_probability(int code, int seat, uint32_t hand, uint32_t legal,
                                  const int *trick, int n, uint32_t gone, int taker, int card,
                                  const double *weights) {

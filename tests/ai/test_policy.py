@@ -129,5 +129,5 @@ def test_a_bad_oversampling_or_policy_is_refused_on_both_paths() -> None:
             0, [0, 0], [0, 0], 4, 1, 10**6, INFER_POLICY, SCORE, 0.05,
             [], -1, 1.0, 0, 32, 20.0, 0,
         )  # fmt: skip
-        with pytest.raises(ValueError, match="888 weights"):
+        with pytest.raises(ValueError, match=f"{SIZE} weights"):
             _dds.search_worlds(*args, WEIGHTS[:10], 1.0, 1)
