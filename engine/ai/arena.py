@@ -215,10 +215,12 @@ def play_deal(
         if clock:
             stats[level].times.append(clock() - t0)
         m.apply(seat, action)
-        for d in m.deals:
+        for k, d in enumerate(m.deals):
             if d.result is not None:
+                # the deals before the scored one were thrown in; the one after it is
+                # the next deal, already dealt
                 for name in dict.fromkeys(levels):
-                    stats[name].thrown_in += len(m.deals) - 1
+                    stats[name].thrown_in += k
                 return d
     return None
 

@@ -115,3 +115,11 @@ def test_thrown_in_deals_are_counted() -> None:
     report = run_arena("classic", "easy", "easy", 10, seed=2)
     assert report.stats["easy"].thrown_in > 0
     assert any("thrown in" in line for line in report.lines())
+
+
+def test_club_deals_are_never_thrown_in() -> None:
+    """In club the dealer must name a suit when the others passed: nothing is redealt, and
+    the next deal, already dealt once a deal is scored, is not counted as thrown in."""
+    report = run_arena("club", "easy", "easy", 4, seed=2)
+    assert report.stats["easy"].thrown_in == 0
+    assert not any("thrown in" in line for line in report.lines())
