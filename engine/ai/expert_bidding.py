@@ -17,12 +17,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from engine.ai.bidding import auction_state, heuristic_bid, strength
+from engine.ai.bidding import BidTurn, auction_state, bid_on, heuristic_bid, strength
 from engine.ai.rollout import rollout
 from engine.ai.scoring import deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve
 from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, bits
+from engine.core import counting_melds, find_melds
 from engine.errors import EngineError
+from engine.rulesets import Ruleset, get_ruleset
 
 if TYPE_CHECKING:
     from engine.match import SeatView
@@ -45,6 +47,13 @@ PASS_CEILING = 30.0  # bidding points a player who passed on the turned card sur
 DD_WEIGHT = {"classic": 0.5, "club": 0.5, "bulgarian": 0.25}
 DD_FLATTERY = 25  # points the solver gives the taker's team over real play
 BID_NODES = 4_000_000  # the solver's nodes a bidding decision (the first deals get solved)
+# The rulesets whose foresight counts the melds (Bulgarian measured no better with them:
+# docs/ai.md, session 8)
+MELDS_FORESEEN = ("club",)
+FORCED_BY_SAMPLES = True  # club: the forced dealer names the suit the samples value most
+# The rounds of the French auction in which a pass is valued by foreseeing the rest of the
+# auction (elsewhere it counts 0, as a redeal would)
+PASS_FORESEEN: dict[str, tuple[int, ...]] = {"club": (2,)}
 
 
 def _seat(view: SeatView) -> int:
@@ -119,6 +128,21 @@ def _complete(view: SeatView, hands: list[int], rest: list[int], taker: int) -> 
     return h
 
 
+def _melds(rules: Ruleset, code: int, hands: list[int], leader: int) -> list[int]:
+    """Each team's meld points that count when every seat declares its best melds (in
+    play order, which breaks club's ties): a carre of jacks or a quinte can make a
+    contract that the cards alone would lose."""
+    if not rules.has_melds or rules.name not in MELDS_FORESEEN:
+        return [0, 0]
+    seats = [(leader + i) % 4 for i in range(4)]
+    declared = [(s, melds) for s in seats if (melds := tuple(find_melds(hands[s], code, rules)))]
+    out = [0, 0]
+    for seat, meld, counts in counting_melds(rules, code, declared):
+        if counts:
+            out[seat & 1] += meld.points
+    return out
+
+
 def _belotes(hands: list[int], code: int) -> list[int]:
     out = [0, 0]
     suits = range(4) if code == 5 else ([code] if code < 4 else [])
@@ -142,7 +166,8 @@ class _Outcomes:
         self.view = view
         self.deals = deals
         self.kind = RULESET_KINDS[view.ruleset]
-        self._cache: dict[tuple[int, int], list[tuple[float, list[int]]]] = {}
+        self.rules = get_ruleset(view.ruleset)
+        self._cache: dict[tuple[int, int], list[tuple[float, list[int], list[int]]]] = {}
         self._solved: dict[tuple[int, int], list[int]] = {}
 
     def _hands(self, i: int, taker: int) -> list[int]:
@@ -175,8 +200,9 @@ class _Outcomes:
         self._solved = solved
         self._cache.clear()
 
-    def outcomes(self, code: int, taker: int) -> list[tuple[float, list[int]]]:
-        """Per deal: my team's card points minus the other's as foreseen, and the belotes."""
+    def outcomes(self, code: int, taker: int) -> list[tuple[float, list[int], list[int]]]:
+        """Per deal: my team's card points minus the other's as foreseen, the belotes and
+        the melds that count (by team)."""
         key = (code, taker)
         if key not in self._cache:
             me = _seat(self.view)
@@ -184,25 +210,65 @@ class _Outcomes:
             solved = self._solved.get(key, [])
             weight = DD_WEIGHT.get(self.view.ruleset, 0.5)
             flattery = DD_FLATTERY if taker % 2 == me % 2 else -DD_FLATTERY
-            out: list[tuple[float, list[int]]] = []
+            out: list[tuple[float, list[int], list[int]]] = []
             for i in range(len(self.deals)):
                 h = self._hands(i, taker)
                 d = rollout(self.kind, code, taker, h, leader, [], 0, 0)
                 played = float(d if me % 2 == 0 else -d)
                 if i < len(solved):
                     played = weight * (solved[i] - flattery) + (1 - weight) * played
-                out.append((played, _belotes(h, code)))
+                out.append((played, _belotes(h, code), _melds(self.rules, code, h, leader)))
             self._cache[key] = out
         return self._cache[key]
 
+    def scores(self, code: int, taker: int, mult: int) -> list[float]:
+        """Per deal: my team's deal score minus the other's under this contract."""
+        me = _seat(self.view)
+        return [
+            deal_value(self.kind, code, mult, taker & 1, me & 1, round(diff), melds, belotes)
+            for diff, belotes, melds in self.outcomes(code, taker)
+        ]
+
     def value(self, code: int, taker: int, mult: int) -> float:
         """My team's mean deal score minus the other's under this contract."""
-        me = _seat(self.view)
-        scores = [
-            deal_value(self.kind, code, mult, taker & 1, me & 1, round(diff), (0, 0), belotes)
-            for diff, belotes in self.outcomes(code, taker)
-        ]
+        scores = self.scores(code, taker, mult)
         return sum(scores) / len(scores)
+
+    def passing(self) -> float:
+        """French auction: what a pass is worth, foreseen on each deal.
+
+        The rest of the auction is bid as the hard evaluation would on the deal's hands
+        (this seat's own round-2 turn too, after a pass in round 1); the first to take or
+        name a suit takes.  If nobody does, the deal is thrown in (worth 0) or, in club, the
+        dealer must name the suit its hand is best for.  So a pass that leaves the
+        opponents' dealer a forced contract is worth something, and one that leaves it to
+        the partner costs something.
+        """
+        view = self.view
+        me = _seat(view)
+        turned = view.turned
+        if turned is None:
+            raise EngineError("The French auction is bid from a seat's view of the turned card.")
+        names = tuple(f"bid {n}" for n, c in CONTRACT_CODES.items() if c < 4 and c != turned >> 3)
+        total = 0.0
+        for i, (hands, _rest) in enumerate(self.deals):
+            bids = (*view.bids, (me, "pass"))
+            seat = me
+            while len(bids) < 8:
+                seat = (seat + 1) % 4
+                if len(bids) < 4:
+                    legal: tuple[str, ...] = ("pass", "take")
+                elif len(bids) == 7 and view.ruleset == "club":
+                    legal = names  # the dealer must name a suit
+                else:
+                    legal = ("pass", *names)
+                turn = BidTurn(view.ruleset, seat, view.dealer, turned, bids, legal)
+                call = _trump_called(view, bid_on(hands[seat], turn, "hard"))
+                if call is not None:
+                    total += self.scores(call, seat, 1)[i]
+                    break
+                bids = (*bids, (seat, "pass"))
+        return total / len(self.deals)
 
 
 def expert_bid(view: SeatView, rng: random.Random) -> str:
@@ -295,25 +361,33 @@ def _french(view: SeatView, rng: random.Random) -> str:
     at a low margin over-bid, at ``PROPOSE_MARGIN`` it gained, see bench/arena.md)."""
     hint = heuristic_bid(view, "hard")
     legal = [a.text for a in view.legal]
-    if "pass" not in legal:
-        return hint
-    sampled = _Outcomes(view, _deals(view, rng, SAMPLES))
-    me = _seat(view)
-    hinted = _trump_called(view, hint)
-    if hinted is not None:
-        value = sampled.value(hinted, me, 1)
-        if abs(value + VETO_MARGIN) < BORDER:
-            sampled.solve_first([(hinted, me)])
-            value = sampled.value(hinted, me, 1)
-        return "pass" if value < -VETO_MARGIN else hint
     calls = [(t, code) for t in legal if (code := _trump_called(view, t)) is not None]
+    me = _seat(view)
 
     def best_call() -> tuple[float, str] | None:
         values = [(sampled.value(code, me, 1), t) for t, code in calls]
         return max(values, key=lambda vt: vt[0], default=None)  # the first of equals, as bid
 
-    best = best_call()
-    if best is not None and abs(best[0] - PROPOSE_MARGIN) < BORDER:
+    if "pass" not in legal:  # the club dealer must name a suit: the one the samples favour
+        if not FORCED_BY_SAMPLES:
+            return hint
+        sampled = _Outcomes(view, _deals(view, rng, SAMPLES))
         sampled.solve_first([(code, me) for _t, code in calls])
         best = best_call()
-    return best[1] if best is not None and best[0] > PROPOSE_MARGIN else "pass"
+        return best[1] if best is not None else hint
+    sampled = _Outcomes(view, _deals(view, rng, SAMPLES))
+    second_round = "take" not in legal
+    foreseen = PASS_FORESEEN.get(view.ruleset, ())
+    passing = sampled.passing() if (2 if second_round else 1) in foreseen else 0.0
+    hinted = _trump_called(view, hint)
+    if hinted is not None:
+        value = sampled.value(hinted, me, 1) - passing
+        if abs(value + VETO_MARGIN) < BORDER:
+            sampled.solve_first([(hinted, me)])
+            value = sampled.value(hinted, me, 1) - passing
+        return "pass" if value < -VETO_MARGIN else hint
+    best = best_call()
+    if best is not None and abs(best[0] - passing - PROPOSE_MARGIN) < BORDER:
+        sampled.solve_first([(code, me) for _t, code in calls])
+        best = best_call()
+    return best[1] if best is not None and best[0] - passing > PROPOSE_MARGIN else "pass"

@@ -9,8 +9,10 @@ import pytest
 
 from engine import Match
 from engine.ai import expert_bidding
-from engine.ai.expert_bidding import DD_FLATTERY, _contracts, _deals, _Outcomes
+from engine.ai.expert_bidding import DD_FLATTERY, _contracts, _deals, _melds, _Outcomes
 from engine.ai.solver import COMPILED
+from engine.cards import parse_cards
+from engine.rulesets import get_ruleset
 from tests.ai.test_bidding import deck_for
 
 needs_c = pytest.mark.skipif(not COMPILED, reason="the compiled solver was not built")
@@ -64,3 +66,60 @@ def test_the_budget_bounds_the_solves(monkeypatch) -> None:
     sampled = _Outcomes(view, _deals(view, random.Random(5), 12))
     sampled.solve_first([(3, 1), (2, 1)])
     assert all(len(v) <= 1 for v in sampled._solved.values())
+
+
+def last_before_the_dealer(ruleset: str):
+    """Everyone passed the 7H and, in round 2, seats 1 and 2 passed again: seat 3, strong
+    in spades and diamonds, speaks last before the opponents' dealer (seat 0)."""
+    m = Match(ruleset, decks=[deck_for({3: "JS 9S JD 9D AC"}, turned="7H")])
+    for seat in (1, 2, 3, 0, 1, 2):
+        m.apply(seat, "pass")
+    return m.view(3)
+
+
+def test_a_pass_that_forces_the_opposing_club_dealer_is_worth_points() -> None:
+    """In club the dealer must name a suit when the others passed, usually on a weak hand:
+    leaving it that contract is worth more than a redeal, which is all a pass leads to in
+    classic when the dealer passes too."""
+    passing = {}
+    for ruleset in ("club", "classic"):
+        view = last_before_the_dealer(ruleset)
+        sampled = _Outcomes(view, _deals(view, random.Random(1), 48))
+        passing[ruleset] = sampled.passing()
+    assert passing["club"] > 30
+    assert passing["club"] > passing["classic"] + 30
+
+
+def test_the_club_dealer_forced_to_call_names_a_suit() -> None:
+    m = Match("club", decks=[deck_for({0: "JS 9S 7D 8D 7C"}, turned="7H")])
+    for seat in (1, 2, 3, 0, 1, 2, 3):
+        m.apply(seat, "pass")
+    view = m.view(0)
+    assert "pass" not in [a.text for a in view.legal]
+    assert expert_bidding.expert_bid(view, random.Random(2)) == "bid S"
+
+
+def hands(**seats: str) -> list[int]:
+    out = [0, 0, 0, 0]
+    for name, text in seats.items():
+        out[int(name[1])] = sum(1 << c for c in parse_cards(text))
+    return out
+
+
+def test_club_counts_only_the_best_melds_team() -> None:
+    """A carre of jacks beats a quarte: its team scores its melds, the other none."""
+    deal = hands(s0="JS JH JD JC 7S 8S 9S KD", s1="7H 8H 9H TH AD QC KC AC")
+    club = get_ruleset("club")
+    assert _melds(club, 0, deal, 1) == [200 + 20, 0]
+    assert _melds(get_ruleset("classic"), 0, deal, 1) == [0, 0]
+
+
+def test_bulgarian_carres_count_for_both_teams(monkeypatch) -> None:
+    """Bulgarian: every carre counts; sequences only for the team with the best one.
+    (The expert's Bulgarian foresight leaves the melds out: measured no better.)"""
+    deal = hands(s0="JS JH JD JC 7S 8S 9S KD", s1="7H 8H 9H TH AS AD AC AH")
+    assert _melds(get_ruleset("bulgarian"), 1, deal, 1) == [0, 0]
+    monkeypatch.setattr(expert_bidding, "MELDS_FORESEEN", ("club", "bulgarian"))
+    bulgarian = get_ruleset("bulgarian")
+    assert _melds(bulgarian, 1, deal, 1) == [200, 100 + 50]
+    assert _melds(bulgarian, 4, deal, 1) == [0, 0]  # No Trump: no melds
