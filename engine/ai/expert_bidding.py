@@ -53,7 +53,7 @@ MELDS_FORESEEN = ("club",)
 FORCED_BY_SAMPLES = True  # club: the forced dealer names the suit the samples value most
 # The rounds of the French auction in which a pass is valued by foreseeing the rest of the
 # auction (elsewhere it counts 0, as a redeal would)
-PASS_FORESEEN: dict[str, tuple[int, ...]] = {"club": (2,)}
+PASS_FORESEEN: dict[str, tuple[int, ...]] = {"club": (1, 2)}
 
 
 def _seat(view: SeatView) -> int:
