@@ -132,7 +132,7 @@ def _melds(rules: Ruleset, code: int, hands: list[int], leader: int) -> list[int
     """Each team's meld points that count when every seat declares its best melds (in
     play order, which breaks club's ties): a carre of jacks or a quinte can make a
     contract that the cards alone would lose."""
-    if not rules.has_melds or rules.name not in MELDS_FORESEEN:
+    if rules.name not in MELDS_FORESEEN:
         return [0, 0]
     seats = [(leader + i) % 4 for i in range(4)]
     declared = [(s, melds) for s in seats if (melds := tuple(find_melds(hands[s], code, rules)))]
@@ -221,18 +221,16 @@ class _Outcomes:
             self._cache[key] = out
         return self._cache[key]
 
-    def scores(self, code: int, taker: int, mult: int) -> list[float]:
-        """Per deal: my team's deal score minus the other's under this contract."""
+    def score(self, i: int, code: int, taker: int, mult: int) -> float:
+        """My team's deal score minus the other's on deal ``i`` under this contract."""
         me = _seat(self.view)
-        return [
-            deal_value(self.kind, code, mult, taker & 1, me & 1, round(diff), melds, belotes)
-            for diff, belotes, melds in self.outcomes(code, taker)
-        ]
+        diff, belotes, melds = self.outcomes(code, taker)[i]
+        return deal_value(self.kind, code, mult, taker & 1, me & 1, round(diff), melds, belotes)
 
     def value(self, code: int, taker: int, mult: int) -> float:
         """My team's mean deal score minus the other's under this contract."""
-        scores = self.scores(code, taker, mult)
-        return sum(scores) / len(scores)
+        n = len(self.deals)
+        return sum(self.score(i, code, taker, mult) for i in range(n)) / n
 
     def passing(self) -> float:
         """French auction: what a pass is worth, foreseen on each deal.
@@ -265,7 +263,7 @@ class _Outcomes:
                 turn = BidTurn(view.ruleset, seat, view.dealer, turned, bids, legal)
                 call = _trump_called(view, bid_on(hands[seat], turn, "hard"))
                 if call is not None:
-                    total += self.scores(call, seat, 1)[i]
+                    total += self.score(i, call, seat, 1)
                     break
                 bids = (*bids, (seat, "pass"))
         return total / len(self.deals)
