@@ -50,7 +50,6 @@ BID_NODES = 4_000_000  # the solver's nodes a bidding decision (the first deals 
 # The rulesets whose foresight counts the melds (Bulgarian measured no better with them:
 # docs/ai.md, session 8)
 MELDS_FORESEEN = ("club",)
-FORCED_BY_SAMPLES = True  # club: the forced dealer names the suit the samples value most
 # The rounds of the French auction in which a pass is valued by foreseeing the rest of the
 # auction (elsewhere it counts 0, as a redeal would)
 PASS_FORESEEN: dict[str, tuple[int, ...]] = {"club": (1, 2)}
@@ -256,7 +255,7 @@ class _Outcomes:
                 seat = (seat + 1) % 4
                 if len(bids) < 4:
                     legal: tuple[str, ...] = ("pass", "take")
-                elif len(bids) == 7 and view.ruleset == "club":
+                elif len(bids) == 7 and self.rules.dealer_must_choose:
                     legal = names  # the dealer must name a suit
                 else:
                     legal = ("pass", *names)
@@ -367,8 +366,6 @@ def _french(view: SeatView, rng: random.Random) -> str:
         return max(values, key=lambda vt: vt[0], default=None)  # the first of equals, as bid
 
     if "pass" not in legal:  # the club dealer must name a suit: the one the samples favour
-        if not FORCED_BY_SAMPLES:
-            return hint
         sampled = _Outcomes(view, _deals(view, rng, SAMPLES))
         sampled.solve_first([(code, me) for _t, code in calls])
         best = best_call()
