@@ -92,6 +92,8 @@ async def _closed(conn: asyncpg.Connection) -> bool:
         return True
     except asyncpg.exceptions.OperatorInterventionError:
         return True
+    except asyncpg.InternalClientError:  # caught mid-close: the server's end still being read
+        return True
     return False
 
 
