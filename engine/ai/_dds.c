@@ -1352,7 +1352,7 @@ PyDoc_STRVAR(search_doc,
              " leader, trick, played, won, history, so_far, melds, belotes, samples, seed,"
              " node_budget, infer, objective, points_weight, bids=(), turned=-1, bid_mismatch=1.0,"
              " judge_depth=0, judge_cards=32, judge_tau=20.0, judge_budget=0, policy=(),"
-             " policy_alpha=1.0, oversample=1)"
+             " policy_alpha=1.0, oversample=1, belote_pairs=())"
              " -> (cards, totals, weight_sum, nodes)\n\n"
              "engine/ai/world_search.py's ``world_totals``, compiled end to end.");
 
@@ -1365,15 +1365,15 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     int turned = -1, judge_depth = 0, judge_cards = 32;
     long long judge_budget = 0;
     PyObject *fixed_o, *seats_o, *need_o, *classes_o, *trick_o, *history_o, *melds_o, *belotes_o;
-    PyObject *bids_o = NULL, *policy_o = NULL;
+    PyObject *bids_o = NULL, *policy_o = NULL, *pairs_o = NULL;
     double policy_alpha = 1.0;
     int oversample = 1;
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdi", &kind, &code, &seat, &taker,
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdiO", &kind, &code, &seat, &taker,
                           &multiplier, &fixed_o, &seats_o, &need_o, &classes_o, &leader, &trick_o,
                           &played_in, &won, &history_o, &so_far, &melds_o, &belotes_o, &samples,
                           &seed, &node_budget, &infer, &objective, &points_weight, &bids_o,
                           &turned, &bid_mismatch, &judge_depth, &judge_cards, &judge_tau,
-                          &judge_budget, &policy_o, &policy_alpha, &oversample))
+                          &judge_budget, &policy_o, &policy_alpha, &oversample, &pairs_o))
         return NULL;
     if (oversample < 1 || oversample > 64) {
         PyErr_SetString(PyExc_ValueError, "oversample: 1..64");
@@ -1404,7 +1404,8 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         return PyErr_NoMemory();
     }
     PyObject *result = NULL;
-    int trick[4], ntrick, nh = 0, melds[2], belotes[2];
+    int trick[4], ntrick, nh = 0, melds[2], belotes[2], npairs = 0;
+    uint32_t pairs[4];
     double policy[POLICY_SIZE];
     if (read_ints(fixed_o, 4, 4, buf, "fixed: four masks") < 0) goto done;
     for (int i = 0; i < 4; i++) sp->fixed[i] = (uint32_t)buf[i];
@@ -1426,6 +1427,16 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     if (read_ints(belotes_o, 2, 2, buf, "belotes: two numbers") < 0) goto done;
     belotes[0] = (int)buf[0];
     belotes[1] = (int)buf[1];
+    if (pairs_o && pairs_o != Py_None) {
+        if ((npairs = read_ints(pairs_o, -1, 4, buf, "belote_pairs: at most four masks")) < 0) goto done;
+        for (int i = 0; i < npairs; i++) {
+            pairs[i] = (uint32_t)buf[i];
+            if (__builtin_popcount(pairs[i]) != 2) {
+                PyErr_SetString(PyExc_ValueError, "belote_pairs: each mask holds two cards");
+                goto done;
+            }
+        }
+    }
     {
         PyObject *cs = PySequence_Fast(classes_o, "classes: a sequence");
         if (!cs) goto done;
@@ -1610,6 +1621,12 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                 w *= judged;
             }
             wsum += w;
+            /* a belote still to be announced: a seat of this world holding both cards of a
+             * pair will announce it with the first of them */
+            int bel[2] = {belotes[0], belotes[1]};
+            for (int i = 0; i < npairs; i++)
+                for (int s = 0; s < 4; s++)
+                    if ((hands[s] & pairs[i]) == pairs[i]) bel[s & 1] += 20;
             int value[32], solved = 0;
             if (nodes_left > 0) {
                 if (fresh_table() < 0) {
@@ -1659,7 +1676,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                     continue;
                 }
                 int diff = so_far + value[c];
-                int dv = deal_value(kind, code, multiplier, tk, my_team, diff, melds, belotes);
+                int dv = deal_value(kind, code, multiplier, tk, my_team, diff, melds, bel);
                 totals[i] += w * ((double)dv + points_weight * (double)diff);
             }
         }

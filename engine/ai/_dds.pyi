@@ -60,6 +60,7 @@ def search_worlds(
     policy: Sequence[float] = (),
     policy_alpha: float = 1.0,
     oversample: int = 1,
+    belote_pairs: Sequence[int] = (),
     /,
 ) -> tuple[list[int], list[float], float, int]: ...
 def rollout(

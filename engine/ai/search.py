@@ -21,6 +21,7 @@ from engine.ai.solver import NodeLimit, Position, solve_root
 from engine.ai.tables import (
     POINTS,
     POWER,
+    belote_pairs,
     bits,
     legal_mask,
 )
@@ -72,6 +73,9 @@ class SearchPlan:
     # end) instead of the loop below; the time budget is then ignored (fixed samples).
     worlds: bool = False
     points_weight: float = 0.05  # the card points' share of a card's value beside the score
+    # Count, in each world, the belote that a seat still holding the king and queen will
+    # announce (the search core's exact tiers; announced ones always count).
+    foresee_belote: bool = False
 
     @property
     def infer(self) -> int:
@@ -226,6 +230,7 @@ def _world_card(
             judge=plan.judge,
             policy_alpha=plan.policy_alpha,
             oversample=plan.oversample,
+            belote_pairs=belote_pairs(k.code) if plan.foresee_belote else (),
         )
         found = more if found is None else found.merged(more)
     assert found is not None

@@ -32,6 +32,16 @@ TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
 PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
 
 
+QUEEN, KING = 5, 6  # rank indices
+
+
+def belote_pairs(code: int) -> tuple[int, ...]:
+    """The king and queen masks that make a belote under contract ``code``: the trump
+    suit's, every suit's in All Trump, none in No Trump."""
+    suits = range(4) if code == AT else (code,) if code < 4 else ()
+    return tuple((1 << (8 * s + QUEEN)) | (1 << (8 * s + KING)) for s in suits)
+
+
 def is_trump_card(code: int, card: int) -> bool:
     """Whether ``card`` is a trump under contract ``code`` (every card in All Trump)."""
     return code == AT or (code < 4 and card >> 3 == code)

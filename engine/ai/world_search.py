@@ -255,8 +255,12 @@ def world_totals(
     judge: Judge | None = None,
     policy_alpha: float = 1.0,
     oversample: int = 1,
+    belote_pairs: tuple[int, ...] = (),
 ) -> Totals:
     """Every legal card's weighted total over ``samples`` worlds drawn from ``seed``.
+
+    ``belote_pairs`` (``tables.belote_pairs``): a seat of a world that holds both cards of
+    one, neither played yet, will announce its belote, and the deal score counts it.
 
     With ``oversample`` > 1, ``samples * oversample`` worlds are drawn and weighed, and
     ``samples`` of them are picked in proportion to their weights (``resample``), each
@@ -304,13 +308,14 @@ def world_totals(
             POLICY_WEIGHTS if infer & INFER_POLICY else (),
             policy_alpha,
             oversample,
+            list(belote_pairs),
         )
         return Totals(tuple(cards), tuple(totals), wsum, nodes)
     if not 1 <= oversample <= 64:
         raise ValueError("oversample: 1..64")
     worlds = _weighed_worlds(k, space, samples, SplitMix(seed), infer, policy_alpha, oversample)
     judged = judge if infer & INFER_SOLVED else NO_JUDGE
-    return _python_totals(k, worlds, node_budget, objective, points_weight, judged)
+    return _python_totals(k, worlds, node_budget, objective, points_weight, judged, belote_pairs)
 
 
 def resample(weights: list[float], n: int, rng: SplitMix) -> list[tuple[int, int]]:
@@ -367,6 +372,7 @@ def _python_totals(
     objective: int,
     points_weight: float,
     judge: Judge,
+    belote_pairs: tuple[int, ...] = (),
 ) -> Totals:
     cards = bits(legal_mask(k.kind, k.code, k.hand, k.trick))
     me = k.seat
@@ -388,6 +394,7 @@ def _python_totals(
                 judged = 1.0
             w *= judged
         weight_sum += w
+        belotes = foreseen_belotes(k.belote_pts, hands, belote_pairs)
         pos = Position(k.kind, k.code, hands, k.leader, list(k.trick), k.won)
         values: dict[int, int] | None = None
         if nodes_left > 0:
@@ -410,11 +417,22 @@ def _python_totals(
                 continue
             diff = so_far + values[c]
             dv = deal_value(
-                k.kind, k.code, k.multiplier, taker_team, my_team, diff, k.meld_pts, k.belote_pts
+                k.kind, k.code, k.multiplier, taker_team, my_team, diff, k.meld_pts, belotes
             )
             totals[i] += w * (dv + points_weight * diff)
     nodes_used += judge.budget - max(judge_left[0], 0)  # the judge's solves count too
     return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used)
+
+
+def foreseen_belotes(announced: list[int], hands: list[int], pairs: tuple[int, ...]) -> list[int]:
+    """Each team's belote points: those announced, and 20 for every pair a seat of the
+    world ``hands`` still holds whole (it announces with the first of the two)."""
+    belotes = list(announced)
+    for pair in pairs:
+        for s in range(4):
+            if hands[s] & pair == pair:
+                belotes[s & 1] += 20
+    return belotes
 
 
 def rollout_points(k: Knowledge, hands: list[int], trick: list[int], played: int) -> int:
@@ -435,6 +453,7 @@ __all__ = [
     "Judge",
     "Totals",
     "dealt_hands",
+    "foreseen_belotes",
     "play_likelihood",
     "policy_likelihood",
     "space_of",

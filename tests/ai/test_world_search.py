@@ -12,6 +12,7 @@ from engine import Match
 from engine.ai import choose_action, solver
 from engine.ai.knowledge import Knowledge, knowledge_from_view
 from engine.ai.search import best_card
+from engine.ai.tables import AT, BULGARIAN, NT, belote_pairs
 from engine.ai.world_search import (
     INFER_PLAYS,
     INFER_SOLVED,
@@ -131,6 +132,44 @@ def test_compiled_core_gives_the_python_totals() -> None:
                 assert best_card(k.code, c) == best_card(k.code, p)
                 checked += 1
     assert checked == 120
+
+
+@needs_c
+def test_compiled_core_foresees_the_belotes_python_does() -> None:
+    checked = 0
+    for i, k in enumerate(positions(18)):
+        pairs = belote_pairs(k.code)
+        for budget in (10**9, 3_000):
+            c = world_totals(k, 12, 70 + i, budget, True, SCORE, compiled=True, belote_pairs=pairs)
+            p = world_totals(k, 12, 70 + i, budget, True, SCORE, compiled=False, belote_pairs=pairs)
+            assert c == p
+            checked += 1
+    assert checked == 36
+
+
+def test_the_belote_pairs_are_the_king_and_queen_of_trump() -> None:
+    hearts = 2
+    (pair,) = belote_pairs(hearts)
+    assert sorted(c & 7 for c in range(32) if pair >> c & 1) == [5, 6]  # Q and K
+    assert all(c >> 3 == hearts for c in range(32) if pair >> c & 1)
+    assert len(belote_pairs(AT)) == 4 and belote_pairs(NT) == ()
+
+
+def test_a_belote_still_in_hand_is_worth_its_20_points_to_every_card() -> None:
+    """In the French rulesets a team's belote is its own whatever the outcome: the seat
+    that holds the king and queen of trump, neither played, sees every card 20 points
+    better (or more, where the 20 make or set the contract)."""
+    held = [
+        k
+        for k in positions(80, min_actions=8, max_actions=24)
+        if any(k.hand & p == p for p in belote_pairs(k.code)) and k.kind != BULGARIAN
+    ]
+    assert len(held) >= 3
+    for k in held[:4]:
+        plain = world_totals(k, 12, 5, 10**9, True, SCORE)
+        foreseen = world_totals(k, 12, 5, 10**9, True, SCORE, belote_pairs=belote_pairs(k.code))
+        for c in plain.cards:
+            assert foreseen.mean(c) >= plain.mean(c) + 20 - 1e-9
 
 
 @needs_c

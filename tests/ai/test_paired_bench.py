@@ -1,0 +1,37 @@
+"""bench/paired.py: a change to the expert's plan, measured deck by deck."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine.ai.player as player
+from bench.paired import _use_plan, arena_leads, changed_plan, parse_settings
+from engine.ai.player import EXPERT_PLAN
+
+
+def test_a_setting_is_a_plan_field_with_a_json_value() -> None:
+    settings = parse_settings(["foresee_belote=true", "tiers=[[32, 48, true]]"])
+    plan = changed_plan(settings)
+    assert plan.foresee_belote is True
+    assert plan.tiers[0].cards == 32 and plan.tiers[0].samples == 48
+    assert plan.node_budget == EXPERT_PLAN.node_budget  # the rest as shipped
+    with pytest.raises(SystemExit, match="not a SearchPlan field"):
+        changed_plan({"worlds_count": 3})
+    with pytest.raises(SystemExit, match="FIELD=VALUE"):
+        parse_settings(["foresee_belote"])
+    with pytest.raises(SystemExit, match="not JSON"):
+        parse_settings(["points_weight=half"])
+
+
+def test_a_change_that_changes_nothing_leaves_every_deck_as_it_was() -> None:
+    """The pairing is exact: the shipped value set again plays every deck the same."""
+    shipped = arena_leads("classic", "normal", 1, 7, 1, {})
+    again = arena_leads("classic", "normal", 1, 7, 1, {"points_weight": EXPERT_PLAN.points_weight})
+    assert again == shipped
+
+
+def test_the_changed_plan_is_the_one_the_expert_plays(monkeypatch) -> None:
+    monkeypatch.setitem(player.LEVEL_SPECS, "expert", player.LEVEL_SPECS["expert"])
+    _use_plan({"points_weight": 0.5})
+    plan = player.LEVEL_SPECS["expert"].play
+    assert plan != EXPERT_PLAN and plan == changed_plan({"points_weight": 0.5})
