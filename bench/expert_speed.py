@@ -25,7 +25,8 @@ from engine import Match
 from engine.ai import choose_action
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.player import EXPERT_PLAN, position_rng
-from engine.ai.world_search import SEARCH_COMPILED, world_totals
+from engine.ai.search import plan_totals
+from engine.ai.world_search import SEARCH_COMPILED
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -60,30 +61,11 @@ def main() -> None:
                     choose_action(view, "expert", args.seed)
                 else:
                     k = knowledge_from_view(view)
-                    found = world_totals(
-                        k,
-                        tier.samples,
-                        seed,
-                        EXPERT_PLAN.node_budget,
-                        EXPERT_PLAN.infer,
-                        compiled=False,
-                        judge=EXPERT_PLAN.judge,
-                        policy_alpha=EXPERT_PLAN.policy_alpha,
-                        oversample=EXPERT_PLAN.oversample,
-                    )
+                    found = plan_totals(k, EXPERT_PLAN, tier.samples, seed, compiled=False)
                 walls.append(time.perf_counter() - w0)
                 cpus.append(time.process_time() - c0)
                 if compiled:  # the same search again, untimed, for its node count
-                    found = world_totals(
-                        k,
-                        tier.samples,
-                        seed,
-                        EXPERT_PLAN.node_budget,
-                        EXPERT_PLAN.infer,
-                        judge=EXPERT_PLAN.judge,
-                        policy_alpha=EXPERT_PLAN.policy_alpha,
-                        oversample=EXPERT_PLAN.oversample,
-                    )
+                    found = plan_totals(k, EXPERT_PLAN, tier.samples, seed)
                 nodes.append(found.nodes)
             m.apply(seat, choose_action(view, "normal", args.seed))
     n = len(walls)

@@ -26,8 +26,10 @@ HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), no
 # Every world solved exactly from the first trick by the compiled search core
 # (``world_search``).  Fewer worlds while the deal is whole (a 32-card solve of every
 # root card costs about 12 ms), more once it shrinks; the node budget (18 million, about
-# 0.8 s of solving) bounds the rare heavy first-trick decisions, past it the
-# remaining worlds are played out by the rules of thumb.  Four times the worlds are
+# 0.8 s of solving) bounds the opening lead (about half its worlds get solved: solving
+# them all measured no better, docs/ai.md) and the rare heavy decisions after it; past
+# it the remaining worlds are played out by the rules of thumb.  A belote still in a
+# seat's hand counts in each world's score (``foresee_belote``).  Four times the worlds are
 # drawn, each weighed by how likely the learned policy (``policy.py``) finds the others'
 # cards so far from the hand that world gives them, and the worlds solved are drawn
 # from those in proportion to their weights (measured +3.4 a deal over weighing by the
@@ -47,6 +49,7 @@ EXPERT_PLAN = SearchPlan(
     oversample=4,
     bias=False,  # the plays weigh the samples instead of the crude auction prior (measured)
     worlds=True,
+    foresee_belote=True,
 )
 
 

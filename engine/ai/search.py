@@ -219,22 +219,30 @@ def _world_card(
     for batch in range(plan.max_factor if budget_s is not None else 1):
         if budget_s is not None and batch and time.perf_counter() - start > budget_s:
             break
-        more = world_totals(
-            k,
-            tier.samples,
-            rng.getrandbits(64),
-            plan.node_budget,
-            plan.infer,
-            SCORE,
-            points_weight=plan.points_weight,
-            judge=plan.judge,
-            policy_alpha=plan.policy_alpha,
-            oversample=plan.oversample,
-            belote_pairs=belote_pairs(k.code) if plan.foresee_belote else (),
-        )
+        more = plan_totals(k, plan, tier.samples, rng.getrandbits(64))
         found = more if found is None else found.merged(more)
     assert found is not None
     return best_card(k.code, found)
+
+
+def plan_totals(
+    k: Knowledge, plan: SearchPlan, samples: int, seed: int, compiled: bool | None = None
+) -> Totals:
+    """One batch of ``samples`` worlds searched as ``plan`` says (the search core's call)."""
+    return world_totals(
+        k,
+        samples,
+        seed,
+        plan.node_budget,
+        plan.infer,
+        SCORE,
+        compiled=compiled,
+        points_weight=plan.points_weight,
+        judge=plan.judge,
+        policy_alpha=plan.policy_alpha,
+        oversample=plan.oversample,
+        belote_pairs=belote_pairs(k.code) if plan.foresee_belote else (),
+    )
 
 
 def best_card(code: int, found: Totals) -> int:
