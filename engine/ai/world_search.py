@@ -78,7 +78,13 @@ class Judge:
 NO_JUDGE = Judge()  # the others' cards judged by the rules of thumb alone
 
 
-SEARCH_COMPILED = COMPILED and _dds is not None and hasattr(_dds, "search_worlds")
+# A core built before ``search_worlds`` took its last argument (``belote_pairs``) is not
+# used: the Python path stands in until ``pip install -e .`` rebuilds it.
+SEARCH_COMPILED = (
+    COMPILED
+    and _dds is not None
+    and "belote_pairs" in (getattr(getattr(_dds, "search_worlds", None), "__doc__", None) or "")
+)
 
 
 @dataclass(frozen=True)
