@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -26,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine.ai.player as player
-from engine.ai.arena import play_deck
+from engine.ai.arena import mean_ci95, play_deck
 from engine.ai.search import SearchPlan, Tier
 
 
@@ -64,16 +63,6 @@ def arena_leads(
         return list(pool.map(_deck, work))
 
 
-def mean_ci(xs: list[float]) -> tuple[float, float]:
-    """The mean and 1.96 standard errors."""
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, math.inf
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, 1.96 * math.sqrt(var / n)
-
-
 def parse_settings(items: list[str]) -> dict[str, object]:
     settings: dict[str, object] = {}
     for item in items:
@@ -105,10 +94,10 @@ def main() -> None:
     changed = arena_leads(args.ruleset, args.b, args.deals, args.seed, args.jobs, settings)
     label = " ".join(args.set)
     for name, leads in (("shipped expert", shipped), (f"expert with {label}", changed)):
-        m, ci = mean_ci(leads)
+        m, ci = mean_ci95(leads)
         print(f"{name} vs {args.b}: {m:+.1f} {unit} per deal (95% CI +-{ci:.1f})")
     diffs = [c - s for c, s in zip(changed, shipped, strict=True)]
-    m, ci = mean_ci(diffs)
+    m, ci = mean_ci95(diffs)
     differ = sum(1 for d in diffs if d)
     print(
         f"{args.ruleset}, {args.deals} decks of seed {args.seed}: {label} gains {m:+.2f} "

@@ -115,6 +115,18 @@ class LevelStats:
         }
 
 
+def mean_ci95(xs: list[float]) -> tuple[float, float]:
+    """The mean of per-deck results and 1.96 standard errors (infinite below two)."""
+    n = len(xs)
+    if not n:
+        return 0.0, math.inf
+    m = sum(xs) / n
+    if n < 2:
+        return m, math.inf
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, 1.96 * math.sqrt(var / n)
+
+
 @dataclass
 class ArenaReport:
     ruleset: str
@@ -127,16 +139,11 @@ class ArenaReport:
 
     @property
     def mean(self) -> float:
-        return sum(self.per_deck) / len(self.per_deck) if self.per_deck else 0.0
+        return mean_ci95(self.per_deck)[0]
 
     @property
     def ci95(self) -> float:
-        n = len(self.per_deck)
-        if n < 2:
-            return float("inf")
-        m = self.mean
-        var = sum((x - m) ** 2 for x in self.per_deck) / (n - 1)
-        return 1.96 * math.sqrt(var / n)
+        return mean_ci95(self.per_deck)[1]
 
     def lines(self) -> list[str]:
         what = (

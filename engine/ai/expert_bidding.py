@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 
 from engine.ai.bidding import BidTurn, auction_state, bid_on, heuristic_bid, strength
 from engine.ai.rollout import rollout
-from engine.ai.scoring import deal_value
+from engine.ai.scoring import belote_points, deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve
-from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, bits
+from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, belote_pairs, bits
 from engine.core import counting_melds, find_melds
 from engine.errors import EngineError
 from engine.rulesets import Ruleset, get_ruleset
@@ -142,16 +142,6 @@ def _melds(rules: Ruleset, code: int, hands: list[int], leader: int) -> list[int
     return out
 
 
-def _belotes(hands: list[int], code: int) -> list[int]:
-    out = [0, 0]
-    suits = range(4) if code == 5 else ([code] if code < 4 else [])
-    for s in range(4):
-        for suit in suits:
-            if hands[s] >> (suit * 8 + 5) & 1 and hands[s] >> (suit * 8 + 6) & 1:
-                out[s & 1] += 20
-    return out
-
-
 class _Outcomes:
     """How each sampled deal ends under a contract, foreseen once per (trump, taker):
     Contre and Recontre only change what the same outcome is worth.
@@ -210,13 +200,14 @@ class _Outcomes:
             weight = DD_WEIGHT.get(self.view.ruleset, 0.5)
             flattery = DD_FLATTERY if taker % 2 == me % 2 else -DD_FLATTERY
             out: list[tuple[float, list[int], list[int]]] = []
+            pairs = belote_pairs(code)
             for i in range(len(self.deals)):
                 h = self._hands(i, taker)
                 d = rollout(self.kind, code, taker, h, leader, [], 0, 0)
                 played = float(d if me % 2 == 0 else -d)
                 if i < len(solved):
                     played = weight * (solved[i] - flattery) + (1 - weight) * played
-                out.append((played, _belotes(h, code), _melds(self.rules, code, h, leader)))
+                out.append((played, belote_points(h, pairs), _melds(self.rules, code, h, leader)))
             self._cache[key] = out
         return self._cache[key]
 

@@ -8,6 +8,7 @@ than a point beyond it.  Units are the raw points the arena reports.
 from __future__ import annotations
 
 from engine.ai.tables import BULGARIAN, CAPOT_BONUS, total_points
+from engine.core import BELOTE_POINTS
 
 
 def deal_value(
@@ -66,3 +67,17 @@ def deal_value(
             pts[df] = tot[df]
             pts[tk] = belotes[tk]
     return pts[my_team] - pts[1 - my_team]
+
+
+def belote_points(
+    hands: list[int], pairs: tuple[int, ...], announced: tuple[int, int] | list[int] = (0, 0)
+) -> list[int]:
+    """Each team's belote points: those ``announced``, and one belote for every pair
+    (``tables.belote_pairs``) that a seat of ``hands`` still holds whole, since it
+    announces with the first of the two."""
+    belotes = list(announced)
+    for pair in pairs:
+        for s in range(4):
+            if hands[s] & pair == pair:
+                belotes[s & 1] += BELOTE_POINTS
+    return belotes

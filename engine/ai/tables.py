@@ -10,6 +10,7 @@ against the engine on random positions.  Cards are ints 0..31 (``suit * 8 + rank
 from __future__ import annotations
 
 from engine.cards import cards_of, count
+from engine.simulate import BELOTE_MASK
 
 NT = 4
 AT = 5
@@ -32,14 +33,11 @@ TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
 PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
 
 
-QUEEN, KING = 5, 6  # rank indices
-
-
 def belote_pairs(code: int) -> tuple[int, ...]:
-    """The king and queen masks that make a belote under contract ``code``: the trump
-    suit's, every suit's in All Trump, none in No Trump."""
-    suits = range(4) if code == AT else (code,) if code < 4 else ()
-    return tuple((1 << (8 * s + QUEEN)) | (1 << (8 * s + KING)) for s in suits)
+    """The king and queen masks that make a belote under contract ``code``, a suit each
+    (the rules' ``BELOTE_MASK`` split by suit): the trump suit's, every suit's in All
+    Trump, none in No Trump."""
+    return tuple(m for suit in SUIT_MASK if (m := BELOTE_MASK[code] & suit))
 
 
 def is_trump_card(code: int, card: int) -> bool:

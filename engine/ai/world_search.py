@@ -34,7 +34,7 @@ from engine.ai.knowledge import Knowledge
 from engine.ai.policy import card_probability
 from engine.ai.policy_weights import WEIGHTS as POLICY_WEIGHTS
 from engine.ai.rollout import rollout
-from engine.ai.scoring import deal_value
+from engine.ai.scoring import belote_points, deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve_root
 from engine.ai.tables import FULL, bits, legal_mask, winner_index
 from engine.ai.worlds import SplitMix, WorldSpace, draw_world, world_space
@@ -400,7 +400,7 @@ def _python_totals(
                 judged = 1.0
             w *= judged
         weight_sum += w
-        belotes = foreseen_belotes(k.belote_pts, hands, belote_pairs)
+        belotes = belote_points(hands, belote_pairs, k.belote_pts)
         pos = Position(k.kind, k.code, hands, k.leader, list(k.trick), k.won)
         values: dict[int, int] | None = None
         if nodes_left > 0:
@@ -430,17 +430,6 @@ def _python_totals(
     return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used)
 
 
-def foreseen_belotes(announced: list[int], hands: list[int], pairs: tuple[int, ...]) -> list[int]:
-    """Each team's belote points: those announced, and 20 for every pair a seat of the
-    world ``hands`` still holds whole (it announces with the first of the two)."""
-    belotes = list(announced)
-    for pair in pairs:
-        for s in range(4):
-            if hands[s] & pair == pair:
-                belotes[s & 1] += 20
-    return belotes
-
-
 def rollout_points(k: Knowledge, hands: list[int], trick: list[int], played: int) -> int:
     """The deal played out by the rules of thumb: card points for team 0 from now on
     (the current trick included, capot bonus included)."""
@@ -459,7 +448,6 @@ __all__ = [
     "Judge",
     "Totals",
     "dealt_hands",
-    "foreseen_belotes",
     "play_likelihood",
     "policy_likelihood",
     "space_of",
