@@ -37,7 +37,10 @@ def changed_plan(settings: dict[str, object]) -> SearchPlan:
         if name not in fields:
             raise SystemExit(f"--set {name}: not a SearchPlan field ({', '.join(sorted(fields))})")
     if "tiers" in values:
-        values["tiers"] = tuple(Tier(*t) for t in values["tiers"])  # type: ignore[attr-defined]
+        try:
+            values["tiers"] = tuple(Tier(*t) for t in values["tiers"])  # type: ignore[attr-defined]
+        except TypeError:
+            raise SystemExit("--set tiers: a list of [cards, samples, exact]") from None
     return dataclasses.replace(player.EXPERT_PLAN, **values)  # type: ignore[arg-type]
 
 

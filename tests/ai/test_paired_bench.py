@@ -17,6 +17,8 @@ def test_a_setting_is_a_plan_field_with_a_json_value() -> None:
     assert plan.node_budget == EXPERT_PLAN.node_budget  # the rest as shipped
     with pytest.raises(SystemExit, match="not a SearchPlan field"):
         changed_plan({"worlds_count": 3})
+    with pytest.raises(SystemExit, match=r"\[cards, samples, exact\]"):
+        changed_plan({"tiers": 3})
     with pytest.raises(SystemExit, match="FIELD=VALUE"):
         parse_settings(["foresee_belote"])
     with pytest.raises(SystemExit, match="not JSON"):
