@@ -2,6 +2,7 @@
 
     python bench/paired.py --set foresee_belote=true [--set FIELD=JSON ...]
                            [--ruleset R] [--b LEVEL] [--deals N] [--seed S] [--jobs J]
+                           [--save FILE] [--shipped FILE]
 
 Two arenas on the same decks: the shipped expert against ``--b`` (default hard, whole
 deals), and the expert with its search plan changed by every ``--set`` (a field of
@@ -11,6 +12,12 @@ seats' views and seeds, so a deck on which the change alters no decision scores 
 the same in both: the per-deck differences are zero there, and their mean and 95%
 interval measure the change with much less noise than the two arenas' own intervals.
 It prints both arenas' results, then the paired difference and how many decks differ.
+
+``--save FILE`` writes both arenas' per-deck leads as JSON; ``--shipped FILE`` takes the
+shipped expert's leads from such a file (the same ruleset, opponent, seed and decks)
+instead of playing them again, which halves the time of every further change measured on
+those decks.  The shipped leads are only as good as the code they were played with: save
+them again after any change to the engine or the AI.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -66,6 +74,30 @@ def arena_leads(
         return list(pool.map(_deck, work))
 
 
+def code_version() -> str:
+    """The commit the leads were played with, marked when the work tree had changes."""
+    root = Path(__file__).resolve().parent.parent
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("+changes" if git("status", "--porcelain", "engine") else "")
+
+
+def saved_shipped(path: str, key: dict[str, object]) -> list[float]:
+    """The shipped leads of a ``--save`` file, which must be of the same decks."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise SystemExit(f"--shipped {path}: cannot read it ({e})") from None
+    for name, value in key.items():
+        if data.get(name) != value:
+            raise SystemExit(f"--shipped {path}: its {name} is {data.get(name)!r}, not {value!r}")
+    return [float(x) for x in data["shipped"]]
+
+
 def parse_settings(items: list[str]) -> dict[str, object]:
     settings: dict[str, object] = {}
     for item in items:
@@ -87,14 +119,24 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--seed", type=int, default=2028)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--save", metavar="FILE", help="write both arenas' per-deck leads")
+    parser.add_argument("--shipped", metavar="FILE", help="the shipped leads of a --save")
     args = parser.parse_args()
     settings = parse_settings(args.set)
     if not settings:
         raise SystemExit("give at least one --set FIELD=JSON: the change to measure")
     changed_plan(settings)  # a bad field fails here, before any deck is played
     unit = "card points" if args.b == "sparring" else "points"
-    shipped = arena_leads(args.ruleset, args.b, args.deals, args.seed, args.jobs, {})
+    key = {"ruleset": args.ruleset, "b": args.b, "seed": args.seed, "deals": args.deals}
+    if args.shipped:
+        shipped = saved_shipped(args.shipped, key)
+    else:
+        shipped = arena_leads(args.ruleset, args.b, args.deals, args.seed, args.jobs, {})
     changed = arena_leads(args.ruleset, args.b, args.deals, args.seed, args.jobs, settings)
+    if args.save:
+        record = {**key, "code": code_version(), "settings": settings}
+        record |= {"shipped": shipped, "changed": changed}
+        Path(args.save).write_text(json.dumps(record) + "\n")
     label = " ".join(args.set)
     for name, leads in (("shipped expert", shipped), (f"expert with {label}", changed)):
         m, ci = mean_ci95(leads)

@@ -771,6 +771,118 @@ static int deal_value(int kind, int code, int multiplier, int tk, int my_team, i
     return p[my_team] - p[1 - my_team];
 }
 
+/* -- the melds a world's hands will declare in the first trick (engine/core.py) -- */
+
+/* One meld, as far as scoring and the comparison of melds need: ``run`` is a
+ * sequence's length (0 for a carre), ``suit`` -1 for a carre. */
+typedef struct {
+    int points, run, top, suit;
+} MeldC;
+
+static const int CARRE_POINTS_C[8] = {0, 0, 150, 100, 200, 100, 100, 100}; /* 9 T J Q K A */
+
+/* core.py's ``_run_melds``: one run of ``len`` cards from rank ``low``. */
+static int run_melds(int suit, int low, int len, MeldC *out) {
+    if (len < 3) return 0;
+    if (len == 8) { /* a quinte (ten to ace) and a tierce (7, 8, 9) */
+        out[0] = (MeldC){100, 5, 7, suit};
+        out[1] = (MeldC){20, 3, 2, suit};
+        return 2;
+    }
+    out[0] = (MeldC){len == 3 ? 20 : len == 4 ? 50 : 100, len, low + len - 1, suit};
+    return 1;
+}
+
+/* core.py's ``best_melds``: the partition of the hand into melds that scores most (a
+ * card in one meld only; at most two carres in eight cards), the first found on a tie. */
+static int best_melds_c(uint32_t hand, MeldC *best) {
+    MeldC carres[2];
+    uint32_t masks[2];
+    int nc = 0;
+    for (int r = 2; r < 8 && nc < 2; r++) {
+        uint32_t m = 0x01010101u << r;
+        if ((hand & m) == m) {
+            carres[nc] = (MeldC){CARRE_POINTS_C[r], 0, r, -1};
+            masks[nc++] = m;
+        }
+    }
+    int nbest = 0, best_pts = -1;
+    for (int pick = 0; pick < (1 << nc); pick++) {
+        MeldC cur[8];
+        int n = 0, pts = 0;
+        uint32_t rest = hand;
+        for (int i = 0; i < nc; i++)
+            if (pick >> i & 1) {
+                cur[n++] = carres[i];
+                rest &= ~masks[i];
+            }
+        for (int s = 0; s < 4; s++) {
+            unsigned b = rest >> (8 * s) & 0xFF;
+            int r = 0;
+            while (r < 8) {
+                if (b >> r & 1) {
+                    int start = r;
+                    while (r < 8 && (b >> r & 1)) r++;
+                    n += run_melds(s, start, r - start, cur + n);
+                } else {
+                    r++;
+                }
+            }
+        }
+        for (int i = 0; i < n; i++) pts += cur[i].points;
+        if (pts > best_pts) {
+            best_pts = pts;
+            nbest = n;
+            memcpy(best, cur, sizeof(MeldC) * (size_t)n);
+        }
+    }
+    return nbest;
+}
+
+/* The points of the melds that will count for each team (core.py's ``counting_melds``)
+ * when every seat declares the best melds of its whole hand ``dealt`` with its first
+ * card, ``first`` declaring first.  Club: only the team with the best meld scores its
+ * melds (points, then the longer run, the higher top card, a run in trump; still equal,
+ * the first declarer).  Bulgarian: carres count for whoever holds them; only the team
+ * with the strictly better best sequence (longer, then higher) scores its sequences. */
+static void foreseen_melds(int kind, int code, const uint32_t *dealt, int first, int *pts) {
+    MeldC m[4][8];
+    int n[4], seat[4];
+    for (int i = 0; i < 4; i++) {
+        seat[i] = (first + i) & 3;
+        n[i] = best_melds_c(dealt[seat[i]], m[i]);
+    }
+    pts[0] = pts[1] = 0;
+    if (kind == CLUB) {
+        int best_key = -1, best_team = -1;
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < n[i]; j++) {
+                const MeldC *x = &m[i][j];
+                int trump = x->suit >= 0 && (x->suit == code || code == AT);
+                int key = ((x->points * 16 + x->run) * 16 + x->top) * 2 + trump;
+                if (key > best_key) {
+                    best_key = key;
+                    best_team = seat[i] & 1;
+                }
+            }
+        for (int i = 0; i < 4; i++)
+            if ((seat[i] & 1) == best_team)
+                for (int j = 0; j < n[i]; j++) pts[best_team] += m[i][j].points;
+        return;
+    }
+    int best[2] = {-1, -1};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < n[i]; j++)
+            if (m[i][j].suit >= 0) {
+                int key = m[i][j].run * 16 + m[i][j].top, t = seat[i] & 1;
+                if (key > best[t]) best[t] = key;
+            }
+    int seq_team = best[0] > best[1] ? 0 : best[1] > best[0] ? 1 : -1;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < n[i]; j++)
+            if (m[i][j].suit < 0 || (seat[i] & 1) == seq_team) pts[seat[i] & 1] += m[i][j].points;
+}
+
 typedef struct {
     int seat, card, n;
     int prefix[3];
@@ -1352,7 +1464,7 @@ PyDoc_STRVAR(search_doc,
              " leader, trick, played, won, history, so_far, melds, belotes, samples, seed,"
              " node_budget, infer, objective, points_weight, bids=(), turned=-1, bid_mismatch=1.0,"
              " judge_depth=0, judge_cards=32, judge_tau=20.0, judge_budget=0, policy=(),"
-             " policy_alpha=1.0, oversample=1, belote_pairs=())"
+             " policy_alpha=1.0, oversample=1, belote_pairs=(), foresee_melds=0)"
              " -> (cards, totals, weight_sum, nodes)\n\n"
              "engine/ai/world_search.py's ``world_totals``, compiled end to end.");
 
@@ -1367,14 +1479,18 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     PyObject *fixed_o, *seats_o, *need_o, *classes_o, *trick_o, *history_o, *melds_o, *belotes_o;
     PyObject *bids_o = NULL, *policy_o = NULL, *pairs_o = NULL;
     double policy_alpha = 1.0;
-    int oversample = 1;
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdiO", &kind, &code, &seat, &taker,
+    int oversample = 1, foresee = 0;
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdiOi", &kind, &code, &seat, &taker,
                           &multiplier, &fixed_o, &seats_o, &need_o, &classes_o, &leader, &trick_o,
                           &played_in, &won, &history_o, &so_far, &melds_o, &belotes_o, &samples,
                           &seed, &node_budget, &infer, &objective, &points_weight, &bids_o,
                           &turned, &bid_mismatch, &judge_depth, &judge_cards, &judge_tau,
-                          &judge_budget, &policy_o, &policy_alpha, &oversample, &pairs_o))
+                          &judge_budget, &policy_o, &policy_alpha, &oversample, &pairs_o, &foresee))
         return NULL;
+    if (foresee && (kind == CLASSIC || code == NT)) {
+        PyErr_SetString(PyExc_ValueError, "foresee_melds: melds exist in club and bulgarian, not in No Trump");
+        return NULL;
+    }
     if (oversample < 1 || oversample > 64) {
         PyErr_SetString(PyExc_ValueError, "oversample: 1..64");
         return NULL;
@@ -1627,6 +1743,18 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             for (int i = 0; i < npairs; i++)
                 for (int s = 0; s < 4; s++)
                     if ((hands[s] & pairs[i]) == pairs[i]) bel[s & 1] += 20;
+            /* the first trick: every seat declares the best melds of its whole hand with
+             * its first card, and the deal score counts those that will count */
+            int mel[2] = {melds[0], melds[1]};
+            if (foresee) {
+                uint32_t dealt[4];
+                int fm[2];
+                memcpy(dealt, hands, sizeof dealt);
+                for (int i = 0; i < nh; i++) dealt[history[i].seat] |= 1u << history[i].card;
+                foreseen_melds(kind, code, dealt, leader, fm);
+                mel[0] += fm[0];
+                mel[1] += fm[1];
+            }
             int value[32], solved = 0;
             if (nodes_left > 0) {
                 if (fresh_table() < 0) {
@@ -1676,7 +1804,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                     continue;
                 }
                 int diff = so_far + value[c];
-                int dv = deal_value(kind, code, multiplier, tk, my_team, diff, melds, bel);
+                int dv = deal_value(kind, code, multiplier, tk, my_team, diff, mel, bel);
                 totals[i] += w * ((double)dv + points_weight * (double)diff);
             }
         }

@@ -61,6 +61,7 @@ def search_worlds(
     policy_alpha: float = 1.0,
     oversample: int = 1,
     belote_pairs: Sequence[int] = (),
+    foresee_melds: int = 0,
     /,
 ) -> tuple[list[int], list[float], float, int]: ...
 def rollout(

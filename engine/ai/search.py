@@ -34,6 +34,7 @@ from engine.ai.world_search import (
     SCORE,
     Judge,
     Totals,
+    melds_to_foresee,
     play_likelihood,
     unseen_of,
     world_totals,
@@ -76,6 +77,10 @@ class SearchPlan:
     # Count, in each world, the belote that a seat still holding the king and queen will
     # announce (the search core's exact tiers; announced ones always count).
     foresee_belote: bool = False
+    # In the first trick, count in each world the melds that every seat will declare with
+    # its first card and that will count (the search core's exact tiers; until the trick
+    # ends the view shows none, not even the seat's own).
+    foresee_melds: bool = False
 
     @property
     def infer(self) -> int:
@@ -242,6 +247,7 @@ def plan_totals(
         policy_alpha=plan.policy_alpha,
         oversample=plan.oversample,
         belote_pairs=belote_pairs(k.code) if plan.foresee_belote else (),
+        foresee_melds=plan.foresee_melds and melds_to_foresee(k),
     )
 
 

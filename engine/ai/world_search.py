@@ -36,8 +36,10 @@ from engine.ai.policy_weights import WEIGHTS as POLICY_WEIGHTS
 from engine.ai.rollout import rollout
 from engine.ai.scoring import belote_points, deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve_root
-from engine.ai.tables import FULL, bits, legal_mask, winner_index
+from engine.ai.tables import FULL, NT, bits, legal_mask, winner_index
 from engine.ai.worlds import SplitMix, WorldSpace, draw_world, world_space
+from engine.core import best_melds, counting_melds
+from engine.rulesets import get_ruleset
 
 _dds: ModuleType | None
 try:
@@ -78,12 +80,12 @@ class Judge:
 NO_JUDGE = Judge()  # the others' cards judged by the rules of thumb alone
 
 
-# A core built before ``search_worlds`` took its last argument (``belote_pairs``) is not
+# A core built before ``search_worlds`` took its last argument (``foresee_melds``) is not
 # used: the Python path stands in until ``pip install -e .`` rebuilds it.
 SEARCH_COMPILED = (
     COMPILED
     and _dds is not None
-    and "belote_pairs" in (getattr(getattr(_dds, "search_worlds", None), "__doc__", None) or "")
+    and "foresee_melds" in (getattr(getattr(_dds, "search_worlds", None), "__doc__", None) or "")
 )
 
 
@@ -238,6 +240,31 @@ def dealt_hands(k: Knowledge, hands: list[int]) -> list[int]:
     return dealt
 
 
+def foreseen_melds(k: Knowledge, hands: list[int]) -> list[int]:
+    """Each team's meld points that will count in the world ``hands`` when every seat
+    declares the best melds of its whole hand with its first card (as the bots always
+    do), by the engine's own rule of which melds count.  For the first trick, before the
+    melds are shown: until then the view holds none of them, not even the seat's own."""
+    dealt = dealt_hands(k, hands)
+    declared = []
+    for i in range(4):
+        seat = (k.leader + i) & 3
+        melds = best_melds(dealt[seat])
+        if melds:
+            declared.append((seat, melds))
+    points = list(k.meld_pts)
+    for seat, meld, counts in counting_melds(get_ruleset(k.ruleset), k.code, declared):
+        if counts:
+            points[seat & 1] += meld.points
+    return points
+
+
+def melds_to_foresee(k: Knowledge) -> bool:
+    """Whether the seat decides in the first trick of a deal with melds, before they are
+    shown."""
+    return k.tricks_done == 0 and k.code != NT and get_ruleset(k.ruleset).has_melds
+
+
 def world_weight(k: Knowledge, hands: list[int], infer: int, policy_alpha: float = 1.0) -> float:
     """How plausible the world ``hands`` is by the plays and the auction (what ``infer``
     asks to weigh, but the solver's judgement, which has a budget: see ``world_totals``)."""
@@ -262,11 +289,14 @@ def world_totals(
     policy_alpha: float = 1.0,
     oversample: int = 1,
     belote_pairs: tuple[int, ...] = (),
+    foresee_melds: bool = False,
 ) -> Totals:
     """Every legal card's weighted total over ``samples`` worlds drawn from ``seed``.
 
     ``belote_pairs`` (``tables.belote_pairs``): a seat of a world that holds both cards of
     one, neither played yet, will announce its belote, and the deal score counts it.
+    ``foresee_melds`` (in the first trick only, ``melds_to_foresee``): every seat of a
+    world declares its melds, and the deal score counts those that will count.
 
     With ``oversample`` > 1, ``samples * oversample`` worlds are drawn and weighed, and
     ``samples`` of them are picked in proportion to their weights (``resample``), each
@@ -274,6 +304,8 @@ def world_totals(
     ``compiled`` forces one path (None: the C one when it was built).
     """
     judge = judge or NO_JUDGE
+    if foresee_melds and not melds_to_foresee(k):
+        raise ValueError("foresee_melds: only in the first trick of a deal with melds")
     use_c = SEARCH_COMPILED if compiled is None else compiled
     if use_c and not SEARCH_COMPILED:
         raise RuntimeError("the compiled search core was not built")
@@ -315,13 +347,16 @@ def world_totals(
             policy_alpha,
             oversample,
             list(belote_pairs),
+            int(foresee_melds),
         )
         return Totals(tuple(cards), tuple(totals), wsum, nodes)
     if not 1 <= oversample <= 64:
         raise ValueError("oversample: 1..64")
     worlds = _weighed_worlds(k, space, samples, SplitMix(seed), infer, policy_alpha, oversample)
     judged = judge if infer & INFER_SOLVED else NO_JUDGE
-    return _python_totals(k, worlds, node_budget, objective, points_weight, judged, belote_pairs)
+    return _python_totals(
+        k, worlds, node_budget, objective, points_weight, judged, belote_pairs, foresee_melds
+    )
 
 
 def resample(weights: list[float], n: int, rng: SplitMix) -> list[tuple[int, int]]:
@@ -379,6 +414,7 @@ def _python_totals(
     points_weight: float,
     judge: Judge,
     belote_pairs: tuple[int, ...] = (),
+    foresee_melds: bool = False,
 ) -> Totals:
     cards = bits(legal_mask(k.kind, k.code, k.hand, k.trick))
     me = k.seat
@@ -401,6 +437,7 @@ def _python_totals(
             w *= judged
         weight_sum += w
         belotes = belote_points(hands, belote_pairs, k.belote_pts)
+        melds = foreseen_melds(k, hands) if foresee_melds else k.meld_pts
         pos = Position(k.kind, k.code, hands, k.leader, list(k.trick), k.won)
         values: dict[int, int] | None = None
         if nodes_left > 0:
@@ -422,9 +459,7 @@ def _python_totals(
                 totals[i] += w * values[c]
                 continue
             diff = so_far + values[c]
-            dv = deal_value(
-                k.kind, k.code, k.multiplier, taker_team, my_team, diff, k.meld_pts, belotes
-            )
+            dv = deal_value(k.kind, k.code, k.multiplier, taker_team, my_team, diff, melds, belotes)
             totals[i] += w * (dv + points_weight * diff)
     nodes_used += judge.budget - max(judge_left[0], 0)  # the judge's solves count too
     return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used)
@@ -448,6 +483,8 @@ __all__ = [
     "Judge",
     "Totals",
     "dealt_hands",
+    "foreseen_melds",
+    "melds_to_foresee",
     "play_likelihood",
     "policy_likelihood",
     "space_of",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import engine.ai.player as player
-from bench.paired import _use_plan, arena_leads, changed_plan, parse_settings
+from bench.paired import _use_plan, arena_leads, changed_plan, parse_settings, saved_shipped
 from engine.ai.player import EXPERT_PLAN
 
 
@@ -37,3 +39,14 @@ def test_the_changed_plan_is_the_one_the_expert_plays(monkeypatch) -> None:
     _use_plan({"points_weight": 0.5})
     plan = player.LEVEL_SPECS["expert"].play
     assert plan != EXPERT_PLAN and plan == changed_plan({"points_weight": 0.5})
+
+
+def test_saved_shipped_leads_are_only_taken_for_the_same_decks(tmp_path) -> None:
+    saved = tmp_path / "leads.json"
+    key = {"ruleset": "club", "b": "hard", "seed": 2028, "deals": 2}
+    saved.write_text(json.dumps({**key, "shipped": [10, -4.5], "changed": [0, 0]}))
+    assert saved_shipped(str(saved), key) == [10.0, -4.5]
+    with pytest.raises(SystemExit, match="its seed is 2028, not 5151"):
+        saved_shipped(str(saved), {**key, "seed": 5151})
+    with pytest.raises(SystemExit, match="cannot read it"):
+        saved_shipped(str(tmp_path / "missing.json"), key)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections import Counter
@@ -20,6 +21,8 @@ from engine.ai.world_search import (
     SCORE,
     SEARCH_COMPILED,
     Judge,
+    foreseen_melds,
+    melds_to_foresee,
     play_likelihood,
     resample,
     solved_likelihood,
@@ -324,3 +327,72 @@ def test_compiled_core_resamples_the_worlds_as_python_does() -> None:
             )
             assert c == p
             assert c.weight_sum == 8.0
+
+
+def first_trick_positions(count: int) -> list[Knowledge]:
+    """Club and Bulgarian positions of the first trick (every place in it), where melds are
+    still to be shown, played by the normal level."""
+    out: list[Knowledge] = []
+    for seed in itertools.count(500):
+        if len(out) >= count:
+            return out
+        m = Match(("club", "bulgarian")[seed % 2], decks=decks(seed))
+        place = seed % 4
+        while m.to_move is not None and not any(d.result for d in m.deals):
+            view = m.view(m.to_move)
+            if view.phase.value == "play" and len(view.trick) == place:
+                break
+            m.apply(m.to_move, choose_action(view, "normal", seed))
+        if m.to_move is None or any(d.result for d in m.deals):
+            continue
+        view = m.view(m.to_move)
+        k = knowledge_from_view(view)
+        if view.phase.value == "play" and not view.tricks and melds_to_foresee(k):
+            out.append(k)
+    return out
+
+
+def test_club_scores_only_the_team_with_the_best_meld() -> None:
+    """A quarte (50) beats a tierce (20): only the quarte's team scores, and it scores
+    its partner's tierce as well."""
+    k = next(k for k in first_trick_positions(4) if k.ruleset == "club")
+    k = dataclasses.replace(k, code=0, leader=0, history=[], meld_pts=[0, 0])
+    s = 8  # diamonds: 7 8 9 T J Q K A are cards 8..15
+    hands = [
+        1 << s | 1 << s + 1 | 1 << s + 2,  # seat 0: a tierce 7 8 9
+        1 << 16 | 1 << 17 | 1 << 18 | 1 << 19,  # seat 1: a quarte in hearts
+        0,
+        1 << 24 | 1 << 25 | 1 << 26,  # seat 3 (seat 1's partner): a tierce in spades
+    ]
+    assert foreseen_melds(k, hands) == [0, 70]
+
+
+def test_bulgarian_carres_count_for_both_teams_and_equal_sequences_for_neither() -> None:
+    k = next(k for k in first_trick_positions(4) if k.ruleset == "bulgarian")
+    k = dataclasses.replace(k, code=0, leader=0, history=[], meld_pts=[0, 0])
+    jacks = sum(1 << (8 * s + 4) for s in range(4))
+    hands = [jacks, 1 << 8 | 1 << 9 | 1 << 10, 0, 1 << 16 | 1 << 17 | 1 << 18]
+    hands[0] |= 1 << 24 | 1 << 25 | 1 << 26  # 7 8 9 of spades: a tierce, equal to theirs
+    assert foreseen_melds(k, hands) == [200, 0]
+
+
+@needs_c
+def test_compiled_core_foresees_the_melds_python_does() -> None:
+    """In the first trick of club and Bulgarian, every world's declared melds, counted by
+    the engine's own rules on the Python path, give the same totals in C."""
+    changed = 0
+    for i, k in enumerate(first_trick_positions(16)):
+        for budget in (10**9, 3_000):
+            args = (k, 10, 90 + i, budget, True, SCORE)
+            c = world_totals(*args, compiled=True, foresee_melds=True)
+            p = world_totals(*args, compiled=False, foresee_melds=True)
+            assert c == p
+            changed += c != world_totals(*args, compiled=True)
+    assert changed >= 8  # the melds moved most of these positions' totals
+
+
+def test_melds_are_foreseen_only_in_the_first_trick() -> None:
+    later = [k for k in positions(30) if k.tricks_done and k.kind != 0]
+    assert later and not any(melds_to_foresee(k) for k in later)
+    with pytest.raises(ValueError, match="first trick"):
+        world_totals(later[0], 4, 1, 10**6, True, SCORE, foresee_melds=True)
