@@ -139,7 +139,7 @@ def test_compiled_core_gives_the_python_totals() -> None:
 
 @pytest.mark.skipif(not solver.COMPILED, reason="the compiled solver was not built")
 def test_a_core_built_from_this_source_is_the_one_the_search_runs() -> None:
-    """The check against a stale build (one without ``belote_pairs``) must not turn a
+    """The check against a stale build (one without ``foresee_melds``) must not turn a
     fresh build off: that would only make every expert slower."""
     assert SEARCH_COMPILED
 
