@@ -1050,18 +1050,75 @@ static double policy_probability(int code, int seat, uint32_t hand, uint32_t leg
     return exp(chosen - top) / z;
 }
 
-/* world_search.py's ``policy_likelihood``. */
-static double policy_likelihood(int kind, int code, int me, int taker, const Play *history,
-                                int nh, const uint32_t *hands, const double *weights,
-                                double alpha) {
-    Choice ch[32];
-    int n = choices(kind, code, me, history, nh, hands, ch);
+/* A seat's factors in the policy's weight of a world depend only on the hand the world
+ * gives it (the history is the decision's), and late in a deal many of the worlds drawn
+ * give a seat the same hand: they are kept, per (seat, hand), for one decision.  Each
+ * entry holds, for the seat's plays from the latest back, the factor it multiplies the
+ * weight by (exactly 1 for a forced card), so that the weight is the same product, in
+ * the same order, as without the cache: the same bits. */
+#define FACTOR_SLOTS 4096
+typedef struct {
+    uint64_t key; /* seat << 32 | hand, plus 1 (0: empty) */
+    double factor[8];
+} FactorEntry;
+
+typedef struct {
+    FactorEntry *slots; /* FACTOR_SLOTS of them, or NULL: no cache */
+    int used;
+} FactorCache;
+
+/* The seat's factors for the hand ``hand`` (NULL when the cache is full or absent). */
+static FactorEntry *factor_slot(FactorCache *cache, int seat, uint32_t hand, int *fresh) {
+    if (!cache || !cache->slots) return NULL;
+    uint64_t key = ((uint64_t)seat << 32 | hand) + 1;
+    uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 52) & (FACTOR_SLOTS - 1);
+    for (;; i = (i + 1) & (FACTOR_SLOTS - 1)) {
+        FactorEntry *e = &cache->slots[i];
+        if (e->key == key) {
+            *fresh = 0;
+            return e;
+        }
+        if (!e->key) {
+            if (cache->used >= FACTOR_SLOTS * 3 / 4) return NULL;
+            cache->used++;
+            e->key = key;
+            *fresh = 1;
+            return e;
+        }
+    }
+}
+
+/* world_search.py's ``policy_likelihood``, the seats' factors kept in ``cache`` (NULL:
+ * none). */
+static double policy_likelihood_cached(int kind, int code, int me, int taker,
+                                       const Play *history, int nh, const uint32_t *hands,
+                                       const double *weights, double alpha, FactorCache *cache) {
+    FactorEntry *entry[4] = {NULL, NULL, NULL, NULL};
+    int fresh[4] = {1, 1, 1, 1}, done[4] = {0, 0, 0, 0};
+    uint32_t later[4] = {0, 0, 0, 0};
+    for (int s = 0; s < 4; s++)
+        if (s != me) entry[s] = factor_slot(cache, s, hands[s], &fresh[s]);
     double weight = 1.0;
-    for (int i = 0; i < n; i++) {
-        const Play *p = ch[i].play;
-        double q = policy_probability(code, p->seat, ch[i].hand, ch[i].legal, p->prefix, p->n,
-                                      p->gone, taker, p->card, weights);
-        weight *= pow(q, alpha);
+    for (int i = nh - 1; i >= 0; i--) {
+        const Play *p = &history[i];
+        int s = p->seat;
+        later[s] |= 1u << p->card;
+        if (s == me) continue;
+        int j = done[s]++;
+        double f;
+        if (entry[s] && !fresh[s]) {
+            f = entry[s]->factor[j];
+        } else {
+            uint32_t hand = hands[s] | later[s];
+            uint32_t legal = legal_mask(kind, code, hand, p->prefix, p->n);
+            f = 1.0; /* forced: says nothing */
+            if (legal & (legal - 1))
+                f = pow(policy_probability(code, s, hand, legal, p->prefix, p->n, p->gone, taker,
+                                           p->card, weights),
+                        alpha);
+            if (entry[s]) entry[s]->factor[j] = f;
+        }
+        weight *= f;
     }
     return weight;
 }
@@ -1418,10 +1475,11 @@ static int read_ints(PyObject *seq, int n, int cap, long long *out, const char *
 static double world_weight_c(int kind, int code, int seat, int taker, int infer,
                              const Play *history, int nh, const uint32_t *hands,
                              const double *policy, double policy_alpha, const SeenBid *bids,
-                             int nbids, int turned, double bid_mismatch) {
+                             int nbids, int turned, double bid_mismatch, FactorCache *cache) {
     double w = (infer & 1) ? likelihood(kind, code, seat, taker, history, nh, hands) : 1.0;
     if (infer & 8)
-        w *= policy_likelihood(kind, code, seat, taker, history, nh, hands, policy, policy_alpha);
+        w *= policy_likelihood_cached(kind, code, seat, taker, history, nh, hands, policy,
+                                      policy_alpha, cache);
     if ((infer & 2) && nbids) {
         uint32_t dealt[4];
         memcpy(dealt, hands, sizeof dealt);
@@ -1691,6 +1749,8 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
          * and ``samples`` of them are picked in proportion to their weights (systematic
          * resampling): the solves go to the plausible worlds. */
         int nsel = samples;
+        /* the seats' policy factors, kept for this decision (none: computed each time) */
+        FactorCache cache = {(infer & 8) ? calloc(FACTOR_SLOTS, sizeof(FactorEntry)) : NULL, 0};
         uint32_t (*cand)[4] = NULL;
         double *cw = NULL;
         int *picked = NULL;
@@ -1707,7 +1767,8 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                 for (int i = 0; i < ncand; i++) {
                     draw_world(sp, &rng, cand[i]);
                     cw[i] = world_weight_c(kind, code, seat, taker, infer, history, nh, cand[i],
-                                           policy, policy_alpha, bids, nbids, turned, bid_mismatch);
+                                           policy, policy_alpha, bids, nbids, turned, bid_mismatch,
+                                           &cache);
                     total += cw[i];
                 }
                 nsel = resample(cw, ncand, samples, total, &rng, picked);
@@ -1723,7 +1784,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             } else {
                 draw_world(sp, &rng, hands);
                 w = world_weight_c(kind, code, seat, taker, infer, history, nh, hands, policy,
-                                   policy_alpha, bids, nbids, turned, bid_mismatch);
+                                   policy_alpha, bids, nbids, turned, bid_mismatch, &cache);
             }
             if ((infer & 4) && judge_depth) {
                 /* past the judge's budget no more worlds are drawn (an unjudged world
@@ -1811,6 +1872,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         free(cand);
         free(cw);
         free(picked);
+        free(cache.slots);
         Py_END_ALLOW_THREADS
         if (failed) {
             PyErr_NoMemory();

@@ -396,3 +396,15 @@ def test_melds_are_foreseen_only_in_the_first_trick() -> None:
     assert later and not any(melds_to_foresee(k) for k in later)
     with pytest.raises(ValueError, match="first trick"):
         world_totals(later[0], 4, 1, 10**6, True, SCORE, foresee_melds=True)
+
+
+@needs_c
+def test_compiled_core_weighs_late_worlds_by_the_policy_as_python_does() -> None:
+    """Late in a deal many drawn worlds give a seat the same hand, and the C core keeps
+    each seat's policy factors per hand: the weights must stay Python's to the bit."""
+    from engine.ai.world_search import INFER_POLICY
+
+    for i, k in enumerate(positions(10, min_actions=44, max_actions=60)):
+        c = world_totals(k, 16, 40 + i, 10**9, INFER_POLICY, SCORE, compiled=True, oversample=8)
+        p = world_totals(k, 16, 40 + i, 10**9, INFER_POLICY, SCORE, compiled=False, oversample=8)
+        assert c == p
