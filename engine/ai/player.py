@@ -29,8 +29,9 @@ HARD_PLAN = SearchPlan((Tier(16, 24, exact=True), Tier(32, 24, exact=False)), no
 # 0.8 s of solving) bounds the opening lead (about half its worlds get solved: solving
 # them all measured no better, docs/ai.md) and the rare heavy decisions after it; past
 # it the remaining worlds are played out by the rules of thumb.  A belote still in a
-# seat's hand counts in each world's score (``foresee_belote``), and in the first trick
-# of club and Bulgarian so do the melds every seat will declare (``foresee_melds``).
+# seat's hand counts in each world's score (``foresee_belote``); the melds every seat
+# will declare, counted in the first trick of club and Bulgarian (``foresee_melds``),
+# measured a loss on fresh decks and stay an option (docs/ai.md).
 # Four times the worlds are drawn, each weighed by how likely the learned policy
 # (``policy.py``) finds the others' cards so far from the hand that world gives them, and
 # the worlds solved are drawn from those in proportion to their weights (measured +3.4 a
@@ -51,7 +52,6 @@ EXPERT_PLAN = SearchPlan(
     bias=False,  # the plays weigh the samples instead of the crude auction prior (measured)
     worlds=True,
     foresee_belote=True,
-    foresee_melds=True,
 )
 
 
