@@ -1090,9 +1090,9 @@ static FactorEntry *factor_slot(FactorCache *cache, int seat, uint32_t hand, int
 
 /* world_search.py's ``policy_likelihood``, the seats' factors kept in ``cache`` (NULL:
  * none). */
-static double policy_likelihood_cached(int kind, int code, int me, int taker,
-                                       const Play *history, int nh, const uint32_t *hands,
-                                       const double *weights, double alpha, FactorCache *cache) {
+static double policy_likelihood(int kind, int code, int me, int taker, const Play *history,
+                                int nh, const uint32_t *hands, const double *weights,
+                                double alpha, FactorCache *cache) {
     FactorEntry *entry[4] = {NULL, NULL, NULL, NULL};
     int fresh[4] = {1, 1, 1, 1}, done[4] = {0, 0, 0, 0};
     uint32_t later[4] = {0, 0, 0, 0};
@@ -1471,6 +1471,13 @@ static int read_ints(PyObject *seq, int n, int cap, long long *out, const char *
     return (int)len;
 }
 
+/* world_search.py's ``dealt_hands``: each seat's whole hand of the deal in the world
+ * ``hands``, what it holds and what it has played. */
+static void dealt_hands(const uint32_t *hands, const Play *history, int nh, uint32_t *dealt) {
+    memcpy(dealt, hands, sizeof(uint32_t) * 4);
+    for (int i = 0; i < nh; i++) dealt[history[i].seat] |= 1u << history[i].card;
+}
+
 /* world_search.py's ``world_weight``: the plays, the policy and the bids (not the judge). */
 static double world_weight_c(int kind, int code, int seat, int taker, int infer,
                              const Play *history, int nh, const uint32_t *hands,
@@ -1478,12 +1485,11 @@ static double world_weight_c(int kind, int code, int seat, int taker, int infer,
                              int nbids, int turned, double bid_mismatch, FactorCache *cache) {
     double w = (infer & 1) ? likelihood(kind, code, seat, taker, history, nh, hands) : 1.0;
     if (infer & 8)
-        w *= policy_likelihood_cached(kind, code, seat, taker, history, nh, hands, policy,
-                                      policy_alpha, cache);
+        w *= policy_likelihood(kind, code, seat, taker, history, nh, hands, policy, policy_alpha,
+                               cache);
     if ((infer & 2) && nbids) {
         uint32_t dealt[4];
-        memcpy(dealt, hands, sizeof dealt);
-        for (int i = 0; i < nh; i++) dealt[history[i].seat] |= 1u << history[i].card;
+        dealt_hands(hands, history, nh, dealt);
         w *= auction_weight(bids, nbids, dealt, turned, bid_mismatch);
     }
     return w;
@@ -1749,8 +1755,9 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
          * and ``samples`` of them are picked in proportion to their weights (systematic
          * resampling): the solves go to the plausible worlds. */
         int nsel = samples;
-        /* the seats' policy factors, kept for this decision (none: computed each time) */
-        FactorCache cache = {(infer & 8) ? calloc(FACTOR_SLOTS, sizeof(FactorEntry)) : NULL, 0};
+        /* the seats' policy factors, kept for this decision when there are plays to weigh
+         * (none: computed each time) */
+        FactorCache cache = {(infer & 8) && nh ? calloc(FACTOR_SLOTS, sizeof(FactorEntry)) : NULL, 0};
         uint32_t (*cand)[4] = NULL;
         double *cw = NULL;
         int *picked = NULL;
@@ -1810,8 +1817,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             if (foresee) {
                 uint32_t dealt[4];
                 int fm[2];
-                memcpy(dealt, hands, sizeof dealt);
-                for (int i = 0; i < nh; i++) dealt[history[i].seat] |= 1u << history[i].card;
+                dealt_hands(hands, history, nh, dealt);
                 foreseen_melds(kind, code, dealt, leader, fm);
                 mel[0] += fm[0];
                 mel[1] += fm[1];
