@@ -408,3 +408,22 @@ def test_compiled_core_weighs_late_worlds_by_the_policy_as_python_does() -> None
         c = world_totals(k, 16, 40 + i, 10**9, INFER_POLICY, SCORE, compiled=True, oversample=8)
         p = world_totals(k, 16, 40 + i, 10**9, INFER_POLICY, SCORE, compiled=False, oversample=8)
         assert c == p
+
+
+@needs_c
+def test_the_compiled_core_refuses_melds_where_there_are_none() -> None:
+    """Classic has no melds: the core says so rather than counting any."""
+    from engine.ai import _dds
+
+    k = next(k for k in positions(12) if k.kind == 0)
+    sp = space_of(k)
+    args = (
+        k.kind, k.code, k.seat, k.taker, k.multiplier, list(sp.fixed), list(sp.seats),
+        list(sp.need), [(m, list(cs)) for m, cs in sp.classes], k.leader, list(k.trick),
+        k.played, k.won, [(s, c, list(p), g) for s, c, p, g in k.history],
+        0, [0, 0], [0, 0], 4, 1, 10**6, INFER_PLAYS, SCORE, 0.05,
+        [], -1, 1.0, 0, 32, 20.0, 0, (), 1.0, 1, (),
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="melds exist in club and bulgarian"):
+        _dds.search_worlds(*args, 1)
+    assert _dds.search_worlds(*args, 0)[0]  # the same call without melds searches
