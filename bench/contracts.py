@@ -13,23 +13,18 @@ is the bidding's, and the other way round.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.ai.arena import MAX_REDEALS, arena_action, deck_source
+from bench.paired import saved_record
+from engine.ai.arena import MAX_REDEALS, arena_action, deck_source, table_levels, table_seed
 from engine.match import Match
 
 # (deal number, trump, taker seat, multiplier): what an auction ended in
 Auction = tuple[int, str, int, int] | None
-
-
-def table_levels(a: str, b: str, table: int) -> tuple[str, str, str, str]:
-    """The seats' levels at a deck's table, as the arena seats them."""
-    return (a, b, a, b) if table == 0 else (b, a, b, a)
 
 
 def auctions(job: tuple[str, str, str, int, int]) -> tuple[Auction, Auction]:
@@ -39,7 +34,7 @@ def auctions(job: tuple[str, str, str, int, int]) -> tuple[Auction, Auction]:
     for table in range(2):
         levels = table_levels(a, b, table)
         match = Match(ruleset, decks=deck_source(seed, i))
-        table_seed = seed * 100_003 + i * 2 + table
+        ai_seed = table_seed(seed, i, table)
         end: Auction = None
         while match.to_move is not None and len(match.deals) <= MAX_REDEALS:
             view = match.view(match.to_move)
@@ -48,7 +43,7 @@ def auctions(job: tuple[str, str, str, int, int]) -> tuple[Auction, Auction]:
                 assert c is not None  # the card play has begun
                 end = (view.k, c.trump, c.taker, c.multiplier)
                 break
-            match.apply(match.to_move, arena_action(view, levels[match.to_move], table_seed))
+            match.apply(match.to_move, arena_action(view, levels[match.to_move], ai_seed))
         ends.append(end)
     return ends[0], ends[1]
 
@@ -56,12 +51,8 @@ def auctions(job: tuple[str, str, str, int, int]) -> tuple[Auction, Auction]:
 def category(first: Auction, second: Auction) -> str:
     """How the two tables' auctions of a deck compare."""
     if first is not None and first == second:
-        # the taker's seat holds A at table 0 when it is even
-        return (
-            "same contract, A's seat took it at the first table"
-            if first[2] % 2 == 0
-            else ("same contract, B's seat took it at the first table")
-        )
+        side = "A's" if first[2] % 2 == 0 else "B's"  # A sits in the even seats at table 0
+        return f"same contract, {side} seat took it at the first table"
     if first is None or second is None or first[0] != second[0]:
         return "one table threw in a deal the other played"
     return "different contracts"
@@ -81,7 +72,7 @@ def main() -> None:
     parser.add_argument("--a", default="expert")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    record = json.loads(Path(args.leads).read_text())
+    record = saved_record(args.leads, {}, given_as="LEADS.json")
     leads = [float(x) for x in record["shipped"]]
     ruleset, b, seed = record["ruleset"], record["b"], record["seed"]
     work = [(ruleset, args.a, b, seed, i) for i in range(len(leads))]

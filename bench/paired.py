@@ -29,6 +29,7 @@ import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -86,16 +87,22 @@ def code_version() -> str:
     return head + ("+changes" if git("status", "--porcelain", "engine") else "")
 
 
-def saved_shipped(path: str, key: dict[str, object]) -> list[float]:
-    """The shipped leads of a ``--save`` file, which must be of the same decks."""
+def saved_record(path: str, key: dict[str, object], given_as: str = "--shipped") -> dict[str, Any]:
+    """A ``--save`` file, which must be of the decks ``key`` names (``given_as``: how the
+    command line named it, for the message)."""
     try:
         data = json.loads(Path(path).read_text())
     except (OSError, json.JSONDecodeError) as e:
-        raise SystemExit(f"--shipped {path}: cannot read it ({e})") from None
+        raise SystemExit(f"{given_as} {path}: cannot read it ({e})") from None
     for name, value in key.items():
         if data.get(name) != value:
-            raise SystemExit(f"--shipped {path}: its {name} is {data.get(name)!r}, not {value!r}")
-    return [float(x) for x in data["shipped"]]
+            raise SystemExit(f"{given_as} {path}: its {name} is {data.get(name)!r}, not {value!r}")
+    return data
+
+
+def saved_shipped(path: str, key: dict[str, object]) -> list[float]:
+    """The shipped leads of a ``--save`` file, which must be of the same decks."""
+    return [float(x) for x in saved_record(path, key)["shipped"]]
 
 
 def parse_settings(items: list[str]) -> dict[str, object]:

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine.ai.player as player  # noqa: E402
-from engine.ai.arena import MAX_REDEALS, arena_action, deck_source  # noqa: E402
+from engine.ai.arena import MAX_REDEALS, arena_action, deck_source, table_seed  # noqa: E402
 from engine.ai.heuristic import normal_card  # noqa: E402
 from engine.ai.knowledge import knowledge_from_view  # noqa: E402
 from engine.ai.policy import HIDDEN, INPUTS, SIZE, card_features  # noqa: E402
@@ -52,7 +52,7 @@ def record_deck(job: tuple[str, int, int]) -> list[Decision]:
     out: list[Decision] = []
     for t, levels in enumerate(TABLES):
         m = Match(ruleset, decks=deck_source(seed, i))
-        play_seed = seed * 100_003 + i * 2 + t
+        play_seed = table_seed(seed, i, t)
         while m.to_move is not None and len(m.deals) <= MAX_REDEALS:
             seat = m.to_move
             view = m.view(seat)

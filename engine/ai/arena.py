@@ -198,6 +198,16 @@ def deck_source(seed: int, i: int) -> Callable[[int], list[int]]:
     return deck
 
 
+def table_levels(a: str, b: str, table: int) -> tuple[str, str, str, str]:
+    """The seats' levels at table 0 or 1 of a deck: the teams swap seats at the second."""
+    return (a, b, a, b) if table == 0 else (b, a, b, a)
+
+
+def table_seed(seed: int, i: int, table: int) -> int:
+    """The AIs' seed at table 0 or 1 of duplicate deal ``i``."""
+    return seed * 100_003 + i * 2 + table
+
+
 def play_deal(
     ruleset: str,
     levels: tuple[str, str, str, str],
@@ -255,13 +265,13 @@ def play_deck(
     decks = deck_source(seed, i)
     diffs = []
     for table in range(2):
-        levels = (a, b, a, b) if table == 0 else (b, a, b, a)
+        levels = table_levels(a, b, table)
         a_team = 0 if table == 0 else 1
         record = play_deal(
             ruleset,
             levels,
             decks,
-            seed * 100_003 + i * 2 + table,
+            table_seed(seed, i, table),
             clock,
             stats,
             budget_s,

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from bench.contracts import auctions, breakdown, category
+import sys
+
+import pytest
+
+from bench.contracts import auctions, breakdown, category, main
 
 SAME_BY_A = (0, "H", 0, 1)
 
@@ -32,3 +36,12 @@ def test_the_auctions_are_the_arenas() -> None:
     first, second = auctions(("classic", "hard", "hard", 7, 0))
     assert first == second and first is not None
     assert first[1] in "CDHS" and 0 <= first[2] < 4
+
+
+def test_a_file_that_is_not_a_saved_run_is_refused_by_name(tmp_path, monkeypatch) -> None:
+    bad = tmp_path / "leads.json"
+    bad.write_text("not json")
+    monkeypatch.setattr(sys, "argv", ["contracts.py", str(bad)])
+    with pytest.raises(SystemExit, match=r"LEADS.json .*leads.json: cannot read it"):
+        main()
+    assert bad.read_text() == "not json"
