@@ -411,9 +411,10 @@ static int search(State *s, int alpha, int beta) {
 
 /* -- the root: every legal card's value -------------------------------------------- */
 
-/* Every legal card of the seat to move (equivalent cards solved once), in the order of
- * solver.py's ``root_values``; returns how many, or -1 when the node budget ran out. */
-static int root_solve(State *s, int *cards, int *values) {
+/* Every legal card of the seat to move, in the order of solver.py's ``root_values``;
+ * ``fresh[i]`` is 0 for a card equivalent to the one before it (same suit, same points,
+ * nothing of the others' between them), which must score the same and is solved once. */
+static int root_cards(const State *s, int *cards, int *fresh) {
     int n = s->ntrick, seat = (s->leader + n) & 3, code = s->code;
     uint32_t hand = s->hands[seat];
     uint32_t legal = legal_mask(s->kind, code, hand, s->trick, n);
@@ -421,23 +422,30 @@ static int root_solve(State *s, int *cards, int *values) {
     for (int i = 0; i < n; i++) others |= 1u << s->trick[i];
     int nc = 0;
     for (int suit = 0; suit < 4; suit++) {
-        int have = 0, run_value = 0, run_pts = -1;
+        int have = 0, run_pts = -1;
         for (int i = 0; i < 8; i++) {
             int c = ORDER[code][suit][i];
             uint32_t bit = 1u << c;
             if (others & bit) {
                 have = 0;
             } else if (legal & bit) {
-                if (!have || POINTS[code][c] != run_pts) {
-                    run_value = play_and_search(s, c, -INF, INF);
-                    if (s->aborted) return -1;
-                    run_pts = POINTS[code][c];
-                    have = 1;
-                }
-                cards[nc] = c;
-                values[nc++] = run_value;
+                fresh[nc] = !have || POINTS[code][c] != run_pts;
+                run_pts = POINTS[code][c];
+                have = 1;
+                cards[nc++] = c;
             }
         }
+    }
+    return nc;
+}
+
+/* Every legal card's value (see ``root_cards``); returns how many, or -1 when the node
+ * budget ran out. */
+static int root_solve(State *s, int *cards, int *values) {
+    int fresh[8], nc = root_cards(s, cards, fresh);
+    for (int i = 0; i < nc; i++) {
+        values[i] = fresh[i] ? play_and_search(s, cards[i], -INF, INF) : values[i - 1];
+        if (s->aborted) return -1;
     }
     return nc;
 }
@@ -1050,6 +1058,76 @@ static double policy_probability(int code, int seat, uint32_t hand, uint32_t leg
     return exp(chosen - top) / z;
 }
 
+/* The rest of the current trick as the others would really play it: the seat to move
+ * (not the searching seat) plays a card drawn from the learned policy for the hand this
+ * world gives it (``model`` 2: the searcher's partner picks its best card instead), and
+ * from the next trick on everyone is solved double dummy.  Double dummy, the others would
+ * answer the searcher's card as if they saw every hand; the policy answers it as a
+ * player who sees only their own. */
+static int modeled_rest(State *s, uint32_t gone, int taker, const double *weights,
+                        uint64_t *rng, int model) {
+    int n = s->ntrick, seat = (s->leader + n) & 3;
+    uint32_t hand = s->hands[seat];
+    uint32_t legal = legal_mask(s->kind, s->code, hand, s->trick, n);
+    int cards[8], nc = 0;
+    if (model == 2 && (seat & 1) == s->max_team && (legal & (legal - 1))) {
+        for (uint32_t m = legal; m && nc < 8; m &= m - 1) cards[nc++] = __builtin_ctz(m);
+    } else if (!(legal & (legal - 1))) {
+        cards[nc++] = __builtin_ctz(legal);
+    } else {
+        double u = (splitmix(rng) >> 11) * (1.0 / 9007199254740992.0), cum = 0.0;
+        int last = -1;
+        for (uint32_t m = legal; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            last = c;
+            cum += policy_probability(s->code, seat, hand, legal, s->trick, n, gone, taker, c,
+                                      weights);
+            if (u < cum) break;
+        }
+        cards[nc++] = last;
+    }
+    int best = -INF;
+    for (int i = 0; i < nc; i++) {
+        int card = cards[i], v;
+        if (n == 3) {
+            v = play_and_search(s, card, -INF, INF);
+        } else {
+            s->hands[seat] ^= 1u << card;
+            s->trick[n] = card;
+            s->ntrick = n + 1;
+            v = modeled_rest(s, gone | 1u << card, taker, weights, rng, model);
+            s->ntrick = n;
+            s->hands[seat] ^= 1u << card;
+        }
+        if (s->aborted) return 0;
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+/* ``root_solve`` with the rest of the current trick played by ``modeled_rest``. */
+static int root_modeled(State *s, int *cards, int *values, uint32_t gone, int taker,
+                        const double *weights, uint64_t *rng, int model) {
+    int n = s->ntrick, seat = (s->leader + n) & 3;
+    if (n == 3) return root_solve(s, cards, values);
+    int fresh[8], nc = root_cards(s, cards, fresh);
+    for (int i = 0; i < nc; i++) {
+        if (!fresh[i]) {
+            values[i] = values[i - 1];
+            continue;
+        }
+        uint32_t bit = 1u << cards[i];
+        s->hands[seat] ^= bit;
+        s->trick[n] = cards[i];
+        s->ntrick = n + 1;
+        values[i] = modeled_rest(s, gone | bit, taker, weights, rng, model);
+        s->ntrick = n;
+        s->hands[seat] ^= bit;
+        if (s->aborted) return -1;
+    }
+    return nc;
+}
+
 /* A seat's factors in the policy's weight of a world depend only on the hand the world
  * gives it (the history is the decision's), and late in a deal many of the worlds drawn
  * give a seat the same hand: they are kept, per (seat, hand), for one decision.  Each
@@ -1528,7 +1606,8 @@ PyDoc_STRVAR(search_doc,
              " leader, trick, played, won, history, so_far, melds, belotes, samples, seed,"
              " node_budget, infer, objective, points_weight, bids=(), turned=-1, bid_mismatch=1.0,"
              " judge_depth=0, judge_cards=32, judge_tau=20.0, judge_budget=0, policy=(),"
-             " policy_alpha=1.0, oversample=1, belote_pairs=(), foresee_melds=0)"
+             " policy_alpha=1.0, oversample=1, belote_pairs=(), foresee_melds=0,"
+             " model_trick=0)"
              " -> (cards, totals, weight_sum, nodes)\n\n"
              "engine/ai/world_search.py's ``world_totals``, compiled end to end.");
 
@@ -1543,16 +1622,21 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     PyObject *fixed_o, *seats_o, *need_o, *classes_o, *trick_o, *history_o, *melds_o, *belotes_o;
     PyObject *bids_o = NULL, *policy_o = NULL, *pairs_o = NULL;
     double policy_alpha = 1.0;
-    int oversample = 1, foresee = 0;
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdiOi", &kind, &code, &seat, &taker,
+    int oversample = 1, foresee = 0, model = 0;
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdiOii", &kind, &code, &seat, &taker,
                           &multiplier, &fixed_o, &seats_o, &need_o, &classes_o, &leader, &trick_o,
                           &played_in, &won, &history_o, &so_far, &melds_o, &belotes_o, &samples,
                           &seed, &node_budget, &infer, &objective, &points_weight, &bids_o,
                           &turned, &bid_mismatch, &judge_depth, &judge_cards, &judge_tau,
-                          &judge_budget, &policy_o, &policy_alpha, &oversample, &pairs_o, &foresee))
+                          &judge_budget, &policy_o, &policy_alpha, &oversample, &pairs_o, &foresee,
+                          &model))
         return NULL;
     if (foresee && (kind == CLASSIC || code == NT)) {
         PyErr_SetString(PyExc_ValueError, "foresee_melds: melds exist in club and bulgarian, not in No Trump");
+        return NULL;
+    }
+    if (model < 0 || model > 2) {
+        PyErr_SetString(PyExc_ValueError, "model_trick: 0, 1 or 2");
         return NULL;
     }
     if (oversample < 1 || oversample > 64) {
@@ -1747,7 +1831,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         double totals[8] = {0};
         double wsum = 0.0;
         long long nodes_left = node_budget, nodes_used = 0, judge_left = judge_budget;
-        uint64_t rng = (uint64_t)seed;
+        uint64_t rng = (uint64_t)seed, mrng = (uint64_t)seed ^ 0xD1B54A32D192ED03ull;
         int failed = 0, won_before[32];
         wins_before(code, history, nh, won_before);
         Py_BEGIN_ALLOW_THREADS
@@ -1841,7 +1925,9 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                 st.max_nodes = nodes_left;
                 st.aborted = 0;
                 int rc[8], rv[8];
-                int nr = root_solve(&st, rc, rv);
+                int nr = model && (infer & 8)
+                             ? root_modeled(&st, rc, rv, played, taker, policy, &mrng, model)
+                             : root_solve(&st, rc, rv);
                 if (nr < 0) {
                     nodes_left = 0;
                 } else {

@@ -62,6 +62,7 @@ def search_worlds(
     oversample: int = 1,
     belote_pairs: Sequence[int] = (),
     foresee_melds: int = 0,
+    model_trick: int = 0,
     /,
 ) -> tuple[list[int], list[float], float, int]: ...
 def rollout(

@@ -81,6 +81,10 @@ class SearchPlan:
     # its first card and that will count (the search core's exact tiers; until the trick
     # ends the view shows none, not even the seat's own).
     foresee_melds: bool = False
+    # The rest of the current trick played by the learned policy from each other seat's
+    # hand in the world (2: the partner's card by the solver), double dummy after it
+    # (the search core's exact tiers, with ``infer_policy``).
+    model_trick: int = 0
 
     @property
     def infer(self) -> int:
@@ -248,6 +252,7 @@ def plan_totals(
         oversample=plan.oversample,
         belote_pairs=belote_pairs(k.code) if plan.foresee_belote else (),
         foresee_melds=plan.foresee_melds and melds_to_foresee(k),
+        model_trick=plan.model_trick,
     )
 
 

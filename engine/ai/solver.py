@@ -140,26 +140,12 @@ class Solver:
     def root_values(self, pos: Position) -> dict[int, int]:
         """Exact value of every legal card of the player to move (equivalent cards, which
         must score the same, are solved once)."""
-        seat = pos.to_move
-        hand = pos.hands[seat]
-        legal = legal_mask(self.kind, self.code, hand, pos.trick)
-        others = (pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]) & ~hand
-        for c in pos.trick:
-            others |= 1 << c
-        pts = POINTS[self.code]
         out: dict[int, int] = {}
-        for suit in range(4):
-            run_value = None
-            run_pts = -1
-            for card in ORDER[self.code][suit]:
-                bit = 1 << card
-                if others & bit:
-                    run_value = None
-                elif legal & bit:
-                    if run_value is None or pts[card] != run_pts:
-                        run_value = self.after(pos, card)
-                        run_pts = pts[card]
-                    out[card] = run_value
+        value = 0
+        for card, fresh in root_cards(self.kind, self.code, pos):
+            if fresh:
+                value = self.after(pos, card)
+            out[card] = value
         return out
 
     def after(self, pos: Position, card: int, alpha: int = -INF, beta: int = INF) -> int:
@@ -395,6 +381,32 @@ _BYTE_POINTS = tuple(
     )
     for code in range(6)
 )
+
+
+def root_cards(kind: int, code: int, pos: Position) -> list[tuple[int, bool]]:
+    """Every legal card of the player to move, in the order the roots are solved, and
+    whether it must be solved: ``False`` for a card equivalent to the one before it (same
+    suit, same points, none of the others' cards between them), which scores the same."""
+    seat = pos.to_move
+    hand = pos.hands[seat]
+    legal = legal_mask(kind, code, hand, pos.trick)
+    others = (pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]) & ~hand
+    for c in pos.trick:
+        others |= 1 << c
+    pts = POINTS[code]
+    out: list[tuple[int, bool]] = []
+    for suit in range(4):
+        have = False
+        run_pts = -1
+        for card in ORDER[code][suit]:
+            bit = 1 << card
+            if others & bit:
+                have = False
+            elif legal & bit:
+                out.append((card, not have or pts[card] != run_pts))
+                run_pts = pts[card]
+                have = True
+    return out
 
 
 def _points_left(code: int, cards: int) -> int:

@@ -35,7 +35,15 @@ from engine.ai.policy import card_probability
 from engine.ai.policy_weights import WEIGHTS as POLICY_WEIGHTS
 from engine.ai.rollout import rollout
 from engine.ai.scoring import belote_points, deal_value
-from engine.ai.solver import COMPILED, NodeLimit, Position, solve_root
+from engine.ai.solver import (
+    COMPILED,
+    INF,
+    NodeLimit,
+    Position,
+    Solver,
+    root_cards,
+    solve_root,
+)
 from engine.ai.tables import FULL, NT, bits, legal_mask, winner_index
 from engine.ai.worlds import SplitMix, WorldSpace, draw_world, world_space
 from engine.core import best_melds, counting_melds
@@ -50,6 +58,10 @@ except ImportError:  # no C compiler at install: the pure-Python path below does
 MISMATCH = 0.4  # likelihood factor of a play the rules of thumb would not have made
 SCORE = 0  # objective: the deal score the card leads to (plus ``points_weight`` x the points)
 POINTS_WEIGHT = 0.05
+# How the rest of the current trick is played in each world (``SearchPlan.model_trick``)
+MODEL_ALL = 1  # every other seat by the learned policy
+MODEL_OPPONENTS = 2  # the opponents by the policy, the partner by the solver
+MODEL_STREAM = 0xD1B54A32D192ED03  # the seed of the policy's draws, beside the worlds'
 POINTS = 1  # objective: the card points alone (the sparring partner's)
 # What weighs a world (``infer`` is a set of these bits).
 INFER_PLAYS = 1  # the others' past cards, by the rules of thumb (``play_likelihood``)
@@ -80,12 +92,12 @@ class Judge:
 NO_JUDGE = Judge()  # the others' cards judged by the rules of thumb alone
 
 
-# A core built before ``search_worlds`` took its last argument (``foresee_melds``) is not
+# A core built before ``search_worlds`` took its last argument (``model_trick``) is not
 # used: the Python path stands in until ``pip install -e .`` rebuilds it.
 SEARCH_COMPILED = (
     COMPILED
     and _dds is not None
-    and "foresee_melds" in (getattr(getattr(_dds, "search_worlds", None), "__doc__", None) or "")
+    and "model_trick" in (getattr(getattr(_dds, "search_worlds", None), "__doc__", None) or "")
 )
 
 
@@ -290,6 +302,7 @@ def world_totals(
     oversample: int = 1,
     belote_pairs: tuple[int, ...] = (),
     foresee_melds: bool = False,
+    model_trick: int = 0,
 ) -> Totals:
     """Every legal card's weighted total over ``samples`` worlds drawn from ``seed``.
 
@@ -348,14 +361,27 @@ def world_totals(
             oversample,
             list(belote_pairs),
             int(foresee_melds),
+            model_trick,
         )
         return Totals(tuple(cards), tuple(totals), wsum, nodes)
     if not 1 <= oversample <= 64:
         raise ValueError("oversample: 1..64")
+    if model_trick not in (0, MODEL_ALL, MODEL_OPPONENTS):
+        raise ValueError("model_trick: 0, 1 or 2")
     worlds = _weighed_worlds(k, space, samples, SplitMix(seed), infer, policy_alpha, oversample)
     judged = judge if infer & INFER_SOLVED else NO_JUDGE
+    model = model_trick if infer & INFER_POLICY else 0
     return _python_totals(
-        k, worlds, node_budget, objective, points_weight, judged, belote_pairs, foresee_melds
+        k,
+        worlds,
+        node_budget,
+        objective,
+        points_weight,
+        judged,
+        belote_pairs,
+        foresee_melds,
+        model,
+        SplitMix(seed ^ MODEL_STREAM),
     )
 
 
@@ -415,6 +441,8 @@ def _python_totals(
     judge: Judge,
     belote_pairs: tuple[int, ...] = (),
     foresee_melds: bool = False,
+    model: int = 0,
+    model_rng: SplitMix | None = None,
 ) -> Totals:
     cards = bits(legal_mask(k.kind, k.code, k.hand, k.trick))
     me = k.seat
@@ -442,7 +470,11 @@ def _python_totals(
         values: dict[int, int] | None = None
         if nodes_left > 0:
             try:
-                values, nodes = solve_root(pos, my_team, nodes_left)
+                if model and len(k.trick) < 3:
+                    assert model_rng is not None
+                    values, nodes = modeled_values(k, pos, my_team, nodes_left, model_rng, model)
+                else:
+                    values, nodes = solve_root(pos, my_team, nodes_left)
                 nodes_left -= nodes
                 nodes_used += nodes
             except NodeLimit:
@@ -463,6 +495,76 @@ def _python_totals(
             totals[i] += w * (dv + points_weight * diff)
     nodes_used += judge.budget - max(judge_left[0], 0)  # the judge's solves count too
     return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used)
+
+
+def modeled_values(
+    k: Knowledge, pos: Position, max_team: int, max_nodes: int, rng: SplitMix, model: int
+) -> tuple[dict[int, int], int]:
+    """Every legal card's value when the rest of the current trick is played as the
+    others really would (``_dds.c``'s ``root_modeled``): double dummy, the others would
+    answer the card as if they saw every hand; here each answers it with a card drawn
+    from the learned policy for the hand the world gives it (``MODEL_OPPONENTS``: the
+    partner plays its best card instead), and only from the next trick on is everyone
+    solved double dummy.  One solver (one table) for the world, as in C; raises
+    ``NodeLimit`` past ``max_nodes``."""
+    solver = Solver(k.kind, k.code, max_team, max_nodes)
+    seat = pos.to_move
+    out: dict[int, int] = {}
+    value = 0
+    for card, fresh in root_cards(k.kind, k.code, pos):
+        if fresh:
+            hands = list(pos.hands)
+            hands[seat] ^= 1 << card
+            trick = [*pos.trick, card]
+            gone = k.played | 1 << card
+            value = _modeled_rest(k, solver, hands, pos.leader, trick, pos.won, gone, rng, model)
+        out[card] = value
+    return out, solver.nodes
+
+
+def _modeled_rest(
+    k: Knowledge,
+    solver: Solver,
+    hands: list[int],
+    leader: int,
+    trick: list[int],
+    won: int,
+    gone: int,
+    rng: SplitMix,
+    model: int,
+) -> int:
+    """The value once the seat to move (another seat) and those after it in this trick
+    have played as ``modeled_values`` says."""
+    n = len(trick)
+    seat = (leader + n) % 4
+    hand = hands[seat]
+    legal = legal_mask(k.kind, k.code, hand, trick)
+    if model == MODEL_OPPONENTS and seat & 1 == solver.max_team and legal & (legal - 1):
+        cards = bits(legal)
+    elif not legal & (legal - 1):
+        cards = [legal.bit_length() - 1]
+    else:
+        u = (rng.next() >> 11) * (1.0 / 9007199254740992.0)
+        cum = 0.0
+        last = -1
+        for c in bits(legal):
+            last = c
+            cum += card_probability(k.code, seat, hand, legal, trick, gone, k.taker, c)
+            if u < cum:
+                break
+        cards = [last]
+    best = -INF
+    for card in cards:
+        after = list(hands)
+        after[seat] ^= 1 << card
+        if n == 3:
+            v = solver.after(Position(k.kind, k.code, hands, leader, trick, won), card)
+        else:
+            v = _modeled_rest(
+                k, solver, after, leader, [*trick, card], won, gone | 1 << card, rng, model
+            )
+        best = max(best, v)
+    return best
 
 
 def rollout_points(k: Knowledge, hands: list[int], trick: list[int], played: int) -> int:

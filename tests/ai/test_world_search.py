@@ -139,7 +139,7 @@ def test_compiled_core_gives_the_python_totals() -> None:
 
 @pytest.mark.skipif(not solver.COMPILED, reason="the compiled solver was not built")
 def test_a_core_built_from_this_source_is_the_one_the_search_runs() -> None:
-    """The check against a stale build (one without ``foresee_melds``) must not turn a
+    """The check against a stale build (one without ``model_trick``) must not turn a
     fresh build off: that would only make every expert slower."""
     assert SEARCH_COMPILED
 
@@ -427,3 +427,31 @@ def test_the_compiled_core_refuses_melds_where_there_are_none() -> None:
     with pytest.raises(ValueError, match="melds exist in club and bulgarian"):
         _dds.search_worlds(*args, 1)
     assert _dds.search_worlds(*args, 0)[0]  # the same call without melds searches
+
+
+@needs_c
+@pytest.mark.parametrize("model", [1, 2])
+def test_compiled_core_plays_the_rest_of_the_trick_by_the_policy_as_python_does(model) -> None:
+    """``model_trick``: the others answer each card as the learned policy draws it from
+    their world's hand, then everyone is solved double dummy.  The C core and Python (its
+    own solver: the node counts of two tables differ, the values do not) draw the same
+    cards and reach the same totals; and the answers do change some values (the modeled
+    trick is not the double-dummy one)."""
+    from engine.ai.world_search import INFER_POLICY
+
+    changed = mid_trick = 0
+    for i, k in enumerate(positions(24, min_actions=30, max_actions=60)):
+        mid_trick += len(k.trick) < 3
+        args = (k, 12, 60 + i, 10**9, INFER_POLICY, SCORE)
+        c = world_totals(*args, compiled=True, model_trick=model)
+        p = world_totals(*args, compiled=False, model_trick=model)
+        assert (c.cards, c.totals, c.weight_sum) == (p.cards, p.totals, p.weight_sum)
+        changed += c.totals != world_totals(*args, compiled=True).totals
+    assert mid_trick >= 10
+    assert changed > 0
+
+
+def test_model_trick_is_one_of_its_modes() -> None:
+    k = positions(1)[0]
+    with pytest.raises(ValueError, match="model_trick"):
+        world_totals(k, 4, 1, 10**9, INFER_PLAYS, SCORE, compiled=False, model_trick=3)
