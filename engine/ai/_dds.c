@@ -964,9 +964,9 @@ static double policy_score(const double *x, const double *weights) {
 /* policy.py's ``card_features`` and ``card_probability``: the learned model of a strong
  * player's card.  The same operations in the same order as the Python, so the same
  * probabilities to the last bit. */
-static double policy_probability(int code, int seat, uint32_t hand, uint32_t legal,
-                                 const int *trick, int n, uint32_t gone, int taker, int card,
-                                 const double *weights) {
+static int policy_scores(int code, int seat, uint32_t hand, uint32_t legal, const int *trick,
+                         int n, uint32_t gone, int taker, const double *weights, double *scores,
+                         double *top_out) {
     const int *pts = POINTS[code], *power = POWER[code];
     const uint32_t *above = ABOVE[code];
     uint32_t out = FULL_MASK & ~hand & ~gone;
@@ -987,7 +987,7 @@ static double policy_probability(int code, int seat, uint32_t hand, uint32_t leg
             int c = __builtin_ctz(m);
             if (beats(code, c, win_card)) winners |= 1u << c;
         }
-    double scores[8], chosen = 0.0, top = 0.0;
+    double top = 0.0;
     int ns = 0;
     for (uint32_t m = legal; m && ns < 8; m &= m - 1) {
         int c = __builtin_ctz(m), suit = c >> 3;
@@ -1050,12 +1050,32 @@ static double policy_probability(int code, int seat, uint32_t hand, uint32_t leg
         };
         double sc = policy_score(f, weights);
         if (ns == 0 || sc > top) top = sc;
-        if (c == card) chosen = sc;
         scores[ns++] = sc;
     }
+    *top_out = top;
+    return ns;
+}
+
+/* The model's probability of every legal card (ascending), as policy.py's
+ * ``card_probabilities``; returns how many. */
+static int policy_probabilities(int code, int seat, uint32_t hand, uint32_t legal,
+                                const int *trick, int n, uint32_t gone, int taker,
+                                const double *weights, double *probs) {
+    double top;
+    int ns = policy_scores(code, seat, hand, legal, trick, n, gone, taker, weights, probs, &top);
     double z = 0.0;
-    for (int i = 0; i < ns; i++) z += exp(scores[i] - top);
-    return exp(chosen - top) / z;
+    for (int i = 0; i < ns; i++) z += exp(probs[i] - top);
+    for (int i = 0; i < ns; i++) probs[i] = exp(probs[i] - top) / z;
+    return ns;
+}
+
+/* The model's probability of ``card``, one of ``legal``. */
+static double policy_probability(int code, int seat, uint32_t hand, uint32_t legal,
+                                 const int *trick, int n, uint32_t gone, int taker, int card,
+                                 const double *weights) {
+    double probs[8];
+    policy_probabilities(code, seat, hand, legal, trick, n, gone, taker, weights, probs);
+    return probs[__builtin_popcount(legal & ((1u << card) - 1))];
 }
 
 /* The rest of the current trick as the others would really play it: the seat to move
@@ -1076,12 +1096,12 @@ static int modeled_rest(State *s, uint32_t gone, int taker, const double *weight
         cards[nc++] = __builtin_ctz(legal);
     } else {
         double u = (splitmix(rng) >> 11) * (1.0 / 9007199254740992.0), cum = 0.0;
-        int last = -1;
+        double probs[8];
+        policy_probabilities(s->code, seat, hand, legal, s->trick, n, gone, taker, weights, probs);
+        int last = -1, i = 0;
         for (uint32_t m = legal; m; m &= m - 1) {
-            int c = __builtin_ctz(m);
-            last = c;
-            cum += policy_probability(s->code, seat, hand, legal, s->trick, n, gone, taker, c,
-                                      weights);
+            last = __builtin_ctz(m);
+            cum += probs[i++];
             if (u < cum) break;
         }
         cards[nc++] = last;

@@ -138,6 +138,26 @@ def card_score(inputs: Sequence[float], weights: Sequence[float] = WEIGHTS) -> f
     return score
 
 
+def card_probabilities(
+    code: int,
+    seat: int,
+    hand: int,
+    legal: int,
+    trick: list[int] | tuple[int, ...],
+    gone: int,
+    taker: int,
+    weights: Sequence[float] = WEIGHTS,
+) -> dict[int, float]:
+    """The model's probability of each legal card, for a strong player holding ``hand``."""
+    scores = {
+        c: card_score(x, weights)
+        for c, x in card_features(code, seat, hand, legal, trick, gone, taker)
+    }
+    top = max(scores.values())
+    z = sum(math.exp(s - top) for s in scores.values())
+    return {c: math.exp(s - top) / z for c, s in scores.items()}
+
+
 def card_probability(
     code: int,
     seat: int,
@@ -150,13 +170,14 @@ def card_probability(
     weights: Sequence[float] = WEIGHTS,
 ) -> float:
     """The model's probability that a strong player holding ``hand`` plays ``card``."""
-    scores = {
-        c: card_score(x, weights)
-        for c, x in card_features(code, seat, hand, legal, trick, gone, taker)
-    }
-    top = max(scores.values())
-    z = sum(math.exp(s - top) for s in scores.values())
-    return math.exp(scores[card] - top) / z
+    return card_probabilities(code, seat, hand, legal, trick, gone, taker, weights)[card]
 
 
-__all__ = ["INPUTS", "SIZE", "card_features", "card_probability", "card_score"]
+__all__ = [
+    "INPUTS",
+    "SIZE",
+    "card_features",
+    "card_probabilities",
+    "card_probability",
+    "card_score",
+]

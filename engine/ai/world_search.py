@@ -31,7 +31,7 @@ from engine.ai.auction import MISMATCH as BID_MISMATCH
 from engine.ai.auction import auction_likelihood, bid_rows
 from engine.ai.heuristic import normal_card
 from engine.ai.knowledge import Knowledge
-from engine.ai.policy import card_probability
+from engine.ai.policy import card_probabilities, card_probability
 from engine.ai.policy_weights import WEIGHTS as POLICY_WEIGHTS
 from engine.ai.rollout import rollout
 from engine.ai.scoring import belote_points, deal_value
@@ -547,19 +547,19 @@ def _modeled_rest(
         u = (rng.next() >> 11) * (1.0 / 9007199254740992.0)
         cum = 0.0
         last = -1
-        for c in bits(legal):
+        for c, p in card_probabilities(k.code, seat, hand, legal, trick, gone, k.taker).items():
             last = c
-            cum += card_probability(k.code, seat, hand, legal, trick, gone, k.taker, c)
+            cum += p
             if u < cum:
                 break
         cards = [last]
     best = -INF
     for card in cards:
-        after = list(hands)
-        after[seat] ^= 1 << card
         if n == 3:
             v = solver.after(Position(k.kind, k.code, hands, leader, trick, won), card)
         else:
+            after = list(hands)
+            after[seat] ^= 1 << card
             v = _modeled_rest(
                 k, solver, after, leader, [*trick, card], won, gone | 1 << card, rng, model
             )
