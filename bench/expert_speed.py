@@ -1,6 +1,6 @@
 """The expert's card-play decision time: mean, p95 and max, wall clock and CPU, and nodes.
 
-    python bench/expert_speed.py [--deals N] [--seed S] [--python]
+    python bench/expert_speed.py [--deals N] [--seed S] [--threads T] [--python]
 
 Positions come from whole deals of the three rulesets played by the normal level (every
 card decision with a choice); at each one the expert's ``choose_action`` is timed (its
@@ -8,7 +8,10 @@ knowledge, the compiled search core: worlds, weights, solves, scoring).  Nodes a
 solver's, a figure the machine's load does not change, so ``nodes / (nodes a second)``
 on a quiet machine tells what the times would be there.  ``--python`` times the
 pure-Python search path (the compiled solver still does the solving) on the same
-positions, to show what moving sampling, weighing and scoring to C saved.
+positions, to show what moving sampling, weighing and scoring to C saved.  ``--threads``:
+how many threads a decision solves its worlds on (default: what the bot's thinking
+processes use, ``bot.play.thinking.search_threads``); the CPU time and the nodes do not
+depend on it, the wall time does.
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.play.thinking import search_threads
 from engine import Match
 from engine.ai import choose_action
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.player import EXPERT_PLAN, position_rng
 from engine.ai.search import plan_totals
-from engine.ai.world_search import SEARCH_COMPILED
+from engine.ai.world_search import SEARCH_COMPILED, set_search_threads
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -38,10 +42,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=search_threads())
     parser.add_argument("--python", action="store_true", help="the pure-Python search path")
     args = parser.parse_args()
     compiled = SEARCH_COMPILED and not args.python
-    print(f"search core: {'compiled (engine/ai/_dds.c)' if compiled else 'pure Python'}")
+    set_search_threads(args.threads)
+    threads = f", {args.threads} thread(s) a decision" if compiled else ""
+    print(f"search core: {'compiled (engine/ai/_dds.c)' if compiled else 'pure Python'}{threads}")
     walls: list[float] = []
     cpus: list[float] = []
     nodes: list[int] = []

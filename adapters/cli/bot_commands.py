@@ -285,6 +285,7 @@ def _run(
         log.error("%s", exc)
         return 2
     thinking.CONFIGURED = s.thinkers
+    thinking.CONFIGURED_THREADS = s.search_threads
     assets.use(s.assets)
     opened: list[Any] = []
     factory = app_factory(args, s, opened)

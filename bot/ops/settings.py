@@ -152,6 +152,7 @@ class BeloteSettings(BaseSettings):
     verify_page: str | None = None
     public_url: str | None = None
     thinkers: int | None = Field(None, ge=0)
+    search_threads: int | None = Field(None, ge=1, le=8)
     assets: Path | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "WARNING"
     log_format: Literal["text", "json"] = "text"
@@ -327,6 +328,7 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "verify_page": ("BELOTE_VERIFY_PAGE", "an https:// URL"),
     "public_url": ("BELOTE_PUBLIC_URL", "an http:// or https:// URL"),
     "thinkers": ("BELOTE_THINKERS", "a whole number: 0 (a thread) or more processes"),
+    "search_threads": ("BELOTE_SEARCH_THREADS", "a whole number from 1 to 8"),
     "assets": ("BELOTE_ASSETS", "a folder"),
     "log_level": ("BELOTE_LOG_LEVEL", "DEBUG, INFO, WARNING, ERROR or CRITICAL"),
     "log_format": ("BELOTE_LOG_FORMAT", "text or json"),

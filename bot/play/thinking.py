@@ -80,6 +80,32 @@ def thinkers() -> int:
     return len(os.sched_getaffinity(0))
 
 
+#: The settings' ``search_threads`` (bot.ops.settings), set by ``belote run`` like ``CONFIGURED``.
+CONFIGURED_THREADS: int | None = None
+
+
+def search_threads() -> int:
+    """How many threads one expert decision may solve its worlds on, in a thinking
+    process: the settings' ``BELOTE_SEARCH_THREADS``, else two where this process may use
+    two cores or more.  The action does not depend on it; a quiet server answers in about
+    half the time, and a busy one does the same work."""
+    if CONFIGURED_THREADS is not None:
+        return CONFIGURED_THREADS
+    configured = os.environ.get("BELOTE_SEARCH_THREADS", "").strip()
+    if configured.isdigit() and 1 <= int(configured) <= 8:
+        return int(configured)
+    return min(2, len(os.sched_getaffinity(0)))
+
+
+def use_search_threads(threads: int) -> None:
+    """Let the searches of this process use ``threads`` threads (a no-op without the AI)."""
+    try:
+        from engine.ai.world_search import set_search_threads
+    except ImportError:  # the AI package is optional
+        return
+    set_search_threads(threads)
+
+
 class _Pool:
     """The process pool of the searching levels, started on first use.
 
@@ -92,6 +118,7 @@ class _Pool:
         self._lifeline: Connection | None = None  # its end closes when this process ends
         self.workers = 0
         self.decisions = 0  # decisions answered by the pool (a test and the bench read it)
+        self.threads_here = False  # this process's searches were given their threads
 
     def get(self) -> ProcessPoolExecutor | None:
         if self.executor is None:
@@ -105,8 +132,8 @@ class _Pool:
             self.executor = ProcessPoolExecutor(
                 max_workers=workers,
                 mp_context=ctx,
-                initializer=_watch_parent,
-                initargs=(lifeline,),
+                initializer=_start_worker,
+                initargs=(lifeline, search_threads()),
             )
         return self.executor
 
@@ -147,8 +174,9 @@ class _Pool:
 pool = _Pool()
 
 
-def _watch_parent(lifeline: Connection) -> None:
-    """In a worker: exit as soon as the bot process ends, even killed by SIGKILL.
+def _start_worker(lifeline: Connection, threads: int) -> None:
+    """In a worker: search on ``threads`` threads, and exit as soon as the bot process
+    ends, even killed by SIGKILL.
 
     The bot holds the only writing end of ``lifeline``; when it dies the kernel closes it
     and the read below ends. (The worker's parent is the fork server, which itself waits
@@ -160,6 +188,7 @@ def _watch_parent(lifeline: Connection) -> None:
             lifeline.recv()
         os._exit(0)
 
+    use_search_threads(threads)
     threading.Thread(target=watch, name="watch-bot", daemon=True).start()
 
 
@@ -186,4 +215,7 @@ async def think(view: Any, level: str, seed: int) -> Action:
             continue
         pool.decisions += 1
         return action
+    if not pool.threads_here:  # thinking in a thread of this process: its searches too
+        use_search_threads(search_threads())
+        pool.threads_here = True
     return await asyncio.to_thread(choose, view, level, seed)

@@ -1621,6 +1621,185 @@ static int resample(double *weights, int m, int n, double total, uint64_t *rng, 
     return k;
 }
 
+/* -- the worlds' solves, on one thread or several ------------------------------------ */
+
+/* Each world is solved with a table of its own generation, so its node count depends on
+ * the world alone, and the solves can run on several threads at once.  The budget is
+ * spent as a single thread solving the worlds in order would spend it: a world is solved
+ * while nodes are left, with what is left as its limit, and the first one that runs past
+ * it, and every world after it, is rolled out.  A thread that takes world ``i`` before
+ * the worlds ahead of it are done starts it with what those already done leave (never
+ * less than the one-thread limit); once every world is done, the budget is replayed in
+ * order (``spent_in_order``), so the worlds solved, their values and the totals are those
+ * of one thread, bit for bit, whatever the number of threads. */
+enum { SOLVE_PENDING, SOLVE_DONE, SOLVE_ABORTED, SOLVE_SKIPPED };
+
+typedef struct {
+    int kind, code, my_team, ntrick, leader, won, taker, model;
+    int trick[4];
+    uint32_t played;
+    const double *policy;
+    uint64_t *mrng; /* the modeled trick's draws: one thread only, in order */
+    const uint32_t (*hands)[4];
+    int n;
+    /* per world */
+    signed char *status;
+    long long *nodes;
+    int (*cards)[8], (*values)[8], *count;
+    /* shared, under ``mu``: the next world to take; worlds before ``prefix`` are all
+     * done and leave ``left`` nodes */
+    int next, prefix, failed;
+    long long left;
+    pthread_mutex_t mu;
+} SolveJob;
+
+static void advance_prefix(SolveJob *j) {
+    while (j->prefix < j->n && j->status[j->prefix] != SOLVE_PENDING) {
+        int i = j->prefix++;
+        if (j->left <= 0) continue;
+        if (j->status[i] == SOLVE_DONE && j->nodes[i] <= j->left)
+            j->left -= j->nodes[i];
+        else
+            j->left = 0;
+    }
+}
+
+/* Take worlds and solve them until none is left (every thread of the job runs this). */
+static void solve_share(SolveJob *j) {
+    pthread_mutex_lock(&j->mu);
+    while (j->next < j->n && !j->failed) {
+        int i = j->next++;
+        long long limit = j->left;
+        pthread_mutex_unlock(&j->mu);
+        signed char status = SOLVE_SKIPPED;
+        long long nodes = 0;
+        int failed = 0;
+        if (limit > 0) {
+            if (fresh_table() < 0) {
+                failed = 1;
+            } else {
+                State st;
+                st.kind = j->kind;
+                st.code = j->code;
+                st.max_team = j->my_team;
+                memcpy(st.hands, j->hands[i], sizeof st.hands);
+                memcpy(st.trick, j->trick, sizeof st.trick);
+                st.ntrick = j->ntrick;
+                st.leader = j->leader;
+                st.won = j->won;
+                st.nodes = 0;
+                st.max_nodes = limit;
+                st.aborted = 0;
+                int nr = j->model ? root_modeled(&st, j->cards[i], j->values[i], j->played, j->taker,
+                                                 j->policy, j->mrng, j->model)
+                                  : root_solve(&st, j->cards[i], j->values[i]);
+                status = nr < 0 ? SOLVE_ABORTED : SOLVE_DONE;
+                nodes = st.nodes;
+                j->count[i] = nr;
+            }
+        }
+        pthread_mutex_lock(&j->mu);
+        j->failed |= failed;
+        j->status[i] = status;
+        j->nodes[i] = nodes;
+        advance_prefix(j);
+    }
+    pthread_mutex_unlock(&j->mu);
+}
+
+/* The helper threads: started on first use, waiting for a job; ``set_threads`` says how
+ * many threads a search may use (the caller's included).  A forked child has none of
+ * its parent's threads: ``pool_after_fork`` forgets them. */
+#define MAX_THREADS 8
+static int search_threads = 1;
+static int pool_helpers = 0, pool_busy = 0, pool_in_use = 0;
+static unsigned long pool_round = 0;
+static SolveJob *pool_job = NULL;
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_wake = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t pool_idle = PTHREAD_COND_INITIALIZER;
+
+static void pool_after_fork(void) {
+    pthread_mutex_init(&pool_mu, NULL);
+    pthread_cond_init(&pool_wake, NULL);
+    pthread_cond_init(&pool_idle, NULL);
+    pool_helpers = pool_busy = pool_in_use = 0;
+    pool_job = NULL;
+}
+
+static void *pool_helper(void *arg) {
+    (void)arg;
+    unsigned long seen = 0;
+    pthread_mutex_lock(&pool_mu);
+    for (;;) {
+        while (!pool_job || pool_round == seen) pthread_cond_wait(&pool_wake, &pool_mu);
+        seen = pool_round;
+        SolveJob *j = pool_job;
+        pool_busy++;
+        pthread_mutex_unlock(&pool_mu);
+        solve_share(j);
+        pthread_mutex_lock(&pool_mu);
+        if (--pool_busy == 0) pthread_cond_broadcast(&pool_idle);
+    }
+    return NULL;
+}
+
+/* Solve every world of ``j``, on the pool's threads when it is free (a second search
+ * running at the same time, from another thread, solves its worlds alone). */
+static void solve_worlds(SolveJob *j) {
+    int helped = 0;
+    if (!j->model && j->n > 1) {
+        pthread_mutex_lock(&pool_mu);
+        if (!pool_in_use && search_threads > 1) {
+            while (pool_helpers < search_threads - 1) {
+                pthread_t t;
+                pthread_attr_t attr;
+                pthread_attr_init(&attr);
+                pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+                int rc = pthread_create(&t, &attr, pool_helper, NULL);
+                pthread_attr_destroy(&attr);
+                if (rc != 0) break;
+                pool_helpers++;
+            }
+            if (pool_helpers > 0) {
+                pool_in_use = 1;
+                pool_job = j;
+                pool_round++;
+                pthread_cond_broadcast(&pool_wake);
+                helped = 1;
+            }
+        }
+        pthread_mutex_unlock(&pool_mu);
+    }
+    solve_share(j);
+    if (helped) {
+        pthread_mutex_lock(&pool_mu);
+        pool_job = NULL;
+        while (pool_busy > 0) pthread_cond_wait(&pool_idle, &pool_mu);
+        pool_in_use = 0;
+        pthread_mutex_unlock(&pool_mu);
+    }
+}
+
+PyDoc_STRVAR(threads_doc,
+             "set_threads(n) -> previous\n\n"
+             "How many threads a search may solve its worlds on (1..8, the caller's included; "
+             "1 at import).  The results do not depend on it: only the time does.");
+
+static PyObject *dds_set_threads(PyObject *self, PyObject *args) {
+    int n;
+    if (!PyArg_ParseTuple(args, "i", &n)) return NULL;
+    if (n < 1 || n > MAX_THREADS) {
+        PyErr_SetString(PyExc_ValueError, "threads: 1..8");
+        return NULL;
+    }
+    pthread_mutex_lock(&pool_mu);
+    int previous = search_threads;
+    search_threads = n;
+    pthread_mutex_unlock(&pool_mu);
+    return PyLong_FromLong(previous);
+}
+
 PyDoc_STRVAR(search_doc,
              "search_worlds(kind, code, seat, taker, multiplier, fixed, seats, need, classes,"
              " leader, trick, played, won, history, so_far, melds, belotes, samples, seed,"
@@ -1850,7 +2029,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         for (uint32_t m = legal; m && nl < 8; m &= m - 1) lcards[nl++] = __builtin_ctz(m);
         double totals[8] = {0};
         double wsum = 0.0;
-        long long nodes_left = node_budget, nodes_used = 0, judge_left = judge_budget;
+        long long nodes_used = 0, judge_left = judge_budget;
         uint64_t rng = (uint64_t)seed, mrng = (uint64_t)seed ^ 0xD1B54A32D192ED03ull;
         int failed = 0, won_before[32];
         wins_before(code, history, nh, won_before);
@@ -1886,11 +2065,19 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                 if (!nsel) failed = 2;
             }
         }
+        /* The worlds and their weights, in order (the judge's budget may end them). */
+        uint32_t (*worlds)[4] = malloc(sizeof(uint32_t[4]) * (size_t)(nsel ? nsel : 1));
+        double *ww = malloc(sizeof(double) * (size_t)(nsel ? nsel : 1));
+        int nw = 0;
+        if (!worlds || !ww) {
+            failed = 2;
+            nsel = 0;
+        }
         for (int smp = 0; smp < nsel; smp++) {
-            uint32_t hands[4];
+            uint32_t *hands = worlds[nw];
             double w;
             if (cand) {
-                memcpy(hands, cand[picked[smp]], sizeof hands);
+                memcpy(hands, cand[picked[smp]], sizeof(uint32_t[4]));
                 w = cw[picked[smp]];
             } else {
                 draw_world(sp, &rng, hands);
@@ -1909,12 +2096,53 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                 w *= judged;
             }
             wsum += w;
+            ww[nw++] = w;
+        }
+        /* Every world solved (see ``solve_worlds``), then scored in order. */
+        SolveJob job;
+        memset(&job, 0, sizeof job);
+        job.kind = kind;
+        job.code = code;
+        job.my_team = my_team;
+        job.ntrick = ntrick;
+        memcpy(job.trick, trick, sizeof trick);
+        job.leader = leader;
+        job.won = won;
+        job.taker = taker;
+        job.model = model && (infer & 8) ? model : 0;
+        job.played = played;
+        job.policy = policy;
+        job.mrng = &mrng;
+        job.hands = (const uint32_t(*)[4])worlds;
+        job.n = nw;
+        job.left = node_budget;
+        job.status = calloc((size_t)(nw ? nw : 1), 1);
+        job.nodes = calloc((size_t)(nw ? nw : 1), sizeof(long long));
+        job.cards = malloc(sizeof(int[8]) * (size_t)(nw ? nw : 1));
+        job.values = malloc(sizeof(int[8]) * (size_t)(nw ? nw : 1));
+        job.count = calloc((size_t)(nw ? nw : 1), sizeof(int));
+        if (!job.status || !job.nodes || !job.cards || !job.values || !job.count) {
+            failed = 2;
+            nw = 0;
+        } else if (nw) {
+            pthread_mutex_init(&job.mu, NULL);
+            solve_worlds(&job);
+            pthread_mutex_destroy(&job.mu);
+            if (job.failed) {
+                failed = 1;
+                nw = 0;
+            }
+        }
+        long long nodes_left = node_budget;
+        for (int i = 0; i < nw; i++) {
+            const uint32_t *hands = worlds[i];
+            double w = ww[i];
             /* a belote still to be announced: a seat of this world holding both cards of a
              * pair will announce it with the first of them */
             int bel[2] = {belotes[0], belotes[1]};
-            for (int i = 0; i < npairs; i++)
+            for (int p = 0; p < npairs; p++)
                 for (int s = 0; s < 4; s++)
-                    if ((hands[s] & pairs[i]) == pairs[i]) bel[s & 1] += 20;
+                    if ((hands[s] & pairs[p]) == pairs[p]) bel[s & 1] += 20;
             /* the first trick: every seat declares the best melds of its whole hand with
              * its first card, and the deal score counts those that will count */
             int mel[2] = {melds[0], melds[1]};
@@ -1927,39 +2155,19 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                 mel[1] += fm[1];
             }
             int value[32], solved = 0;
-            if (nodes_left > 0) {
-                if (fresh_table() < 0) {
-                    failed = 1;
-                    break;
-                }
-                State st;
-                st.kind = kind;
-                st.code = code;
-                st.max_team = my_team;
-                memcpy(st.hands, hands, sizeof st.hands);
-                memcpy(st.trick, trick, sizeof trick);
-                st.ntrick = ntrick;
-                st.leader = leader;
-                st.won = won;
-                st.nodes = 0;
-                st.max_nodes = nodes_left;
-                st.aborted = 0;
-                int rc[8], rv[8];
-                int nr = model && (infer & 8)
-                             ? root_modeled(&st, rc, rv, played, taker, policy, &mrng, model)
-                             : root_solve(&st, rc, rv);
-                if (nr < 0) {
-                    nodes_left = 0;
-                } else {
-                    nodes_left -= st.nodes;
-                    nodes_used += st.nodes;
-                    for (int i = 0; i < nr; i++) value[rc[i]] = rv[i];
+            if (nodes_left > 0) { /* the budget as one thread in order spends it */
+                if (job.status[i] == SOLVE_DONE && job.nodes[i] <= nodes_left) {
+                    nodes_left -= job.nodes[i];
+                    nodes_used += job.nodes[i];
+                    for (int c = 0; c < job.count[i]; c++) value[job.cards[i][c]] = job.values[i][c];
                     solved = 1;
+                } else {
+                    nodes_left = 0;
                 }
             }
             if (!solved) {
-                for (int i = 0; i < nl; i++) {
-                    int c = lcards[i];
+                for (int x = 0; x < nl; x++) {
+                    int c = lcards[x];
                     uint32_t h[4];
                     memcpy(h, hands, sizeof h);
                     h[seat] ^= 1u << c;
@@ -1970,17 +2178,24 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                     value[c] = my_team == 0 ? d : -d;
                 }
             }
-            for (int i = 0; i < nl; i++) {
-                int c = lcards[i];
+            for (int x = 0; x < nl; x++) {
+                int c = lcards[x];
                 if (objective == 1) {
-                    totals[i] += w * (double)value[c];
+                    totals[x] += w * (double)value[c];
                     continue;
                 }
                 int diff = so_far + value[c];
                 int dv = deal_value(kind, code, multiplier, tk, my_team, diff, mel, bel);
-                totals[i] += w * ((double)dv + points_weight * (double)diff);
+                totals[x] += w * ((double)dv + points_weight * (double)diff);
             }
         }
+        free(worlds);
+        free(ww);
+        free(job.status);
+        free(job.nodes);
+        free(job.cards);
+        free(job.values);
+        free(job.count);
         free(cand);
         free(cw);
         free(picked);
@@ -2085,6 +2300,7 @@ static PyMethodDef methods[] = {
     {"search_worlds", dds_search_worlds, METH_VARARGS, search_doc},
     {"playouts", dds_playouts, METH_VARARGS, playouts_doc},
     {"rollout", dds_rollout, METH_VARARGS, rollout_doc},
+    {"set_threads", dds_set_threads, METH_VARARGS, threads_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2100,6 +2316,7 @@ PyMODINIT_FUNC PyInit__dds(void) {
         PyErr_SetString(PyExc_RuntimeError, "cannot create the solver's thread key");
         return NULL;
     }
+    pthread_atfork(NULL, NULL, pool_after_fork);
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     NodeLimit = PyErr_NewException("engine.ai._dds.NodeLimit", PyExc_Exception, NULL);

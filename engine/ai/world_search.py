@@ -92,13 +92,31 @@ class Judge:
 NO_JUDGE = Judge()  # the others' cards judged by the rules of thumb alone
 
 
-# A core built before ``search_worlds`` took its last argument (``model_trick``) is not
-# used: the Python path stands in until ``pip install -e .`` rebuilds it.
+# A core built before ``search_worlds`` took its last argument (``model_trick``), or
+# before its worlds could be solved on several threads (``set_threads``), is not used:
+# the Python path stands in until ``pip install -e .`` rebuilds it.
 SEARCH_COMPILED = (
     COMPILED
     and _dds is not None
     and "model_trick" in (getattr(getattr(_dds, "search_worlds", None), "__doc__", None) or "")
+    and hasattr(_dds, "set_threads")
 )
+
+
+def set_search_threads(threads: int) -> int:
+    """Let the compiled core solve a decision's worlds on up to ``threads`` threads (1 to
+    8, the caller's included; 1 until this is called) and return the count before.
+
+    Only the time changes: each world is solved alone and the node budget is spent as one
+    thread in order would spend it, so the totals, and the card, are the same bits.  A
+    quiet machine answers sooner; a busy one does the same work.  Without the compiled
+    core it does nothing (the Python path has one thread) and returns 1."""
+    if not 1 <= threads <= 8:
+        raise ValueError("threads: 1 to 8")
+    if not SEARCH_COMPILED:
+        return 1
+    assert _dds is not None
+    return int(_dds.set_threads(threads))
 
 
 @dataclass(frozen=True)

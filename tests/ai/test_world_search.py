@@ -455,3 +455,44 @@ def test_model_trick_is_one_of_its_modes() -> None:
     k = positions(1)[0]
     with pytest.raises(ValueError, match="model_trick"):
         world_totals(k, 4, 1, 10**9, INFER_PLAYS, SCORE, compiled=False, model_trick=3)
+
+
+@needs_c
+def test_more_threads_give_the_same_totals() -> None:
+    """Worlds solved on several threads: the same values, the same worlds rolled out when
+    the node budget runs short (the budget spent as one thread in order spends it), the
+    same sums; also with the judge's and the modeled trick's sequential parts."""
+    from engine.ai.world_search import INFER_POLICY, set_search_threads
+
+    early = positions(12, min_actions=4, max_actions=12)  # the first tricks: dear solves
+    late = positions(12, min_actions=20)
+    plans: list[dict[str, object]] = [
+        {"infer": INFER_POLICY, "oversample": 4},
+        {"infer": INFER_PLAYS},
+        {"infer": INFER_POLICY | INFER_SOLVED, "judge": Judge(2, 28, 20.0, 40_000)},
+        {"infer": INFER_POLICY, "model_trick": 1},
+    ]
+    rolled_out_some = 0
+    try:
+        for i, k in enumerate(early + late):
+            plan = plans[i % len(plans)]
+            unbounded = None
+            for budget in (10**9, 150_000, 2_000):
+                found = []
+                for threads in (1, 2, 4):
+                    set_search_threads(threads)
+                    found.append(world_totals(k, 20, 40 + i, budget, objective=SCORE, **plan))  # type: ignore[arg-type]
+                assert found[0] == found[1] == found[2]
+                unbounded = unbounded or found[0]
+                rolled_out_some += found[0].totals != unbounded.totals
+    finally:
+        set_search_threads(1)
+    assert rolled_out_some  # some budgets did run out, so the replay in order was tested
+
+
+def test_threads_are_asked_for_within_bounds() -> None:
+    from engine.ai.world_search import set_search_threads
+
+    for bad in (0, 9):
+        with pytest.raises(ValueError, match="threads"):
+            set_search_threads(bad)

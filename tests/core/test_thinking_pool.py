@@ -151,3 +151,18 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state not in ("Z", "X")
+
+
+async def test_a_thinking_process_searches_on_the_threads_asked(pool, monkeypatch) -> None:
+    """BELOTE_SEARCH_THREADS reaches the workers: each one's searches were given that many
+    threads when it started (``set_search_threads`` answers with the count before)."""
+    from engine.ai.world_search import SEARCH_COMPILED, set_search_threads
+
+    if not SEARCH_COMPILED:
+        pytest.skip("the compiled core was not built")
+    monkeypatch.setenv("BELOTE_SEARCH_THREADS", "3")
+    executor = pool.get()
+    assert executor is not None
+    loop = asyncio.get_running_loop()
+    before = await loop.run_in_executor(executor, set_search_threads, 3)
+    assert before == 3

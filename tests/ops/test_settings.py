@@ -89,3 +89,10 @@ def test_an_unreadable_dotenv_is_one_problem(tmp_path: Path) -> None:
     with pytest.raises(SettingsInvalid) as caught:
         read_env_file(dotenv)
     assert caught.value.problems[0].line().endswith(".env: cannot be read (UnicodeDecodeError)")
+
+
+def test_search_threads_are_one_to_eight() -> None:
+    assert load({}, {"BELOTE_SEARCH_THREADS": "4"}).search_threads == 4
+    for bad in ("0", "9", "two"):
+        (line,) = _problems({}, {"BELOTE_SEARCH_THREADS": bad})
+        assert line.startswith("BELOTE_SEARCH_THREADS:") and "1 to 8" in line, line
