@@ -1,10 +1,11 @@
 """A change to the expert's bidding, measured only on the decks where it bids otherwise.
 
-    python bench/paired_bidding.py --set PROPOSE_MARGIN=20 [--set NAME=NUMBER ...]
+    python bench/paired_bidding.py --set PROPOSE_MARGIN.classic=30 [--set NAME=NUMBER ...]
                                    [--ruleset R] [--b LEVEL] [--deals N] [--seed S] [--jobs J]
 
-``--set`` changes a number of ``engine.ai.expert_bidding`` (its margins and thresholds)
-in every process that plays.  The card play does not change, and a deck is played from
+``--set`` changes a number of ``engine.ai.expert_bidding`` (its margins and thresholds;
+``NAME.KEY`` for one entry of a table of numbers, such as a margin by ruleset) in every
+process that plays.  The card play does not change, and a deck is played from
 its view and seeds alone, so a deck whose auctions (every call at both tables, until the
 first card) are the same with and without the change scores the same: its paired
 difference is zero, and it need not be played.  The auctions are replayed first (no card
@@ -39,17 +40,27 @@ from engine.match import Match
 Calls = tuple[tuple[int, int, str], ...]  # (deal number, seat, action) until the first card
 
 
+def _numbers() -> list[str]:
+    """The names ``--set`` takes: the numbers of ``expert_bidding`` and its tables' entries."""
+    out = []
+    for name, value in vars(expert_bidding).items():
+        if not name.isupper():
+            continue
+        if isinstance(value, float):
+            out.append(name)
+        elif isinstance(value, dict) and all(isinstance(v, float) for v in value.values()):
+            out += [f"{name}.{key}" for key in value]
+    return sorted(out)
+
+
 def checked_settings(settings: dict[str, object]) -> dict[str, float]:
     """``settings`` as numbers of ``expert_bidding``, or a message naming the bad one."""
     out: dict[str, float] = {}
+    names = _numbers()
     for name, value in settings.items():
-        current = getattr(expert_bidding, name, None)
-        if not name.isupper() or not isinstance(current, int | float):
-            numbers = sorted(
-                n for n, v in vars(expert_bidding).items() if n.isupper() and isinstance(v, float)
-            )
-            raise SystemExit(f"--set {name}: not a number of expert_bidding ({', '.join(numbers)})")
-        if not isinstance(value, int | float):
+        if name not in names:
+            raise SystemExit(f"--set {name}: not a number of expert_bidding ({', '.join(names)})")
+        if isinstance(value, bool) or not isinstance(value, int | float):
             raise SystemExit(f"--set {name}: give a number")
         out[name] = float(value)
     return out
@@ -58,7 +69,11 @@ def checked_settings(settings: dict[str, object]) -> dict[str, float]:
 def _use(settings: dict[str, float]) -> None:
     """Bid with ``settings`` in this process (a worker's initializer)."""
     for name, value in settings.items():
-        setattr(expert_bidding, name, value)
+        table, _dot, key = name.partition(".")
+        if key:
+            setattr(expert_bidding, table, {**getattr(expert_bidding, table), key: value})
+        else:
+            setattr(expert_bidding, name, value)
 
 
 def calls(job: tuple[str, str, int, int]) -> tuple[Calls, Calls]:
@@ -93,7 +108,7 @@ def run(jobs: int, settings: dict[str, float], fn, work):  # type: ignore[no-unt
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", action="append", default=[], metavar="NAME=NUMBER")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME[.KEY]=NUMBER")
     parser.add_argument("--ruleset", default="classic")
     parser.add_argument("--b", default="hard")
     parser.add_argument("--deals", type=int, default=300)
@@ -104,7 +119,7 @@ def main() -> None:
         raise SystemExit("--b sparring: its duels are card play only, every seat bidding as hard")
     settings = checked_settings(parse_settings(args.set))
     if not settings:
-        raise SystemExit("give at least one --set NAME=NUMBER: the change to measure")
+        raise SystemExit("give at least one --set NAME[.KEY]=NUMBER: the change to measure")
     work = [(args.ruleset, args.b, args.seed, i) for i in range(args.deals)]
     before = run(args.jobs, {}, calls, work)
     after = run(args.jobs, settings, calls, work)

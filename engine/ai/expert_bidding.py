@@ -33,7 +33,9 @@ SAMPLES = 96  # deals played out by the rules of thumb per decision
 MARGIN = 12.0
 CONTRE_MARGIN = 20.0
 VETO_MARGIN = 20.0  # French: pass a hand the evaluation would take if it loses this much
-PROPOSE_MARGIN = 40.0  # French: call a hand the evaluation passes if it wins this much
+# French: call a hand the evaluation passes if the samples value a contract this much
+# over a pass (classic measured better at 20 than at 40, on 900 decks: bench/arena.md)
+PROPOSE_MARGIN = {"classic": 20.0, "club": 40.0}
 REJECT_TRIES = 30
 CALL_FLOOR = 15.0  # bidding points a caller surely has (5 cards)
 PASS_CEILING = 30.0  # bidding points a player who passed on the turned card surely lacks
@@ -373,7 +375,8 @@ def _french(view: SeatView, rng: random.Random) -> str:
             value = sampled.value(hinted, me, 1) - passing
         return "pass" if value < -VETO_MARGIN else hint
     best = best_call()
-    if best is not None and abs(best[0] - passing - PROPOSE_MARGIN) < BORDER:
+    margin = PROPOSE_MARGIN[view.ruleset]
+    if best is not None and abs(best[0] - passing - margin) < BORDER:
         sampled.solve_first([(code, me) for _t, code in calls])
         best = best_call()
-    return best[1] if best is not None and best[0] - passing > PROPOSE_MARGIN else "pass"
+    return best[1] if best is not None and best[0] - passing > margin else "pass"

@@ -9,19 +9,25 @@ from bench.paired_bidding import _use, calls, checked_settings
 
 
 def test_a_setting_is_a_number_of_the_expert_bidding() -> None:
-    assert checked_settings({"PROPOSE_MARGIN": 20}) == {"PROPOSE_MARGIN": 20.0}
+    assert checked_settings({"VETO_MARGIN": 10}) == {"VETO_MARGIN": 10.0}
+    assert checked_settings({"PROPOSE_MARGIN.club": 30}) == {"PROPOSE_MARGIN.club": 30.0}
     with pytest.raises(SystemExit, match="not a number of expert_bidding"):
-        checked_settings({"propose_margin": 20})
+        checked_settings({"veto_margin": 20})
     with pytest.raises(SystemExit, match="not a number of expert_bidding"):
-        checked_settings({"Match": 1})
+        checked_settings({"PROPOSE_MARGIN": 20})  # a table: one entry at a time
+    with pytest.raises(SystemExit, match="not a number of expert_bidding"):
+        checked_settings({"PROPOSE_MARGIN.bulgarian": 20})
     with pytest.raises(SystemExit, match="give a number"):
         checked_settings({"VETO_MARGIN": "high"})
 
 
 def test_the_change_is_what_the_bidding_reads(monkeypatch) -> None:
+    monkeypatch.setattr(expert_bidding, "VETO_MARGIN", expert_bidding.VETO_MARGIN)
     monkeypatch.setattr(expert_bidding, "PROPOSE_MARGIN", expert_bidding.PROPOSE_MARGIN)
-    _use({"PROPOSE_MARGIN": 5.0})
-    assert expert_bidding.PROPOSE_MARGIN == 5.0
+    before = dict(expert_bidding.PROPOSE_MARGIN)
+    _use({"VETO_MARGIN": 5.0, "PROPOSE_MARGIN.club": 7.0})
+    assert expert_bidding.VETO_MARGIN == 5.0
+    assert {**before, "club": 7.0} == expert_bidding.PROPOSE_MARGIN
 
 
 def test_the_calls_are_every_bid_until_the_first_card(monkeypatch) -> None:
@@ -33,9 +39,10 @@ def test_the_calls_are_every_bid_until_the_first_card(monkeypatch) -> None:
     assert calls(("classic", "normal", 7, 3)) == (first, second)
     changed = False
     shipped = expert_bidding.PROPOSE_MARGIN
+    everything = {ruleset: -500.0 for ruleset in shipped}
     for i in range(6):
         before = calls(("classic", "normal", 7, i))
-        monkeypatch.setattr(expert_bidding, "PROPOSE_MARGIN", -500.0)
+        monkeypatch.setattr(expert_bidding, "PROPOSE_MARGIN", everything)
         after = calls(("classic", "normal", 7, i))
         monkeypatch.setattr(expert_bidding, "PROPOSE_MARGIN", shipped)
         changed |= before != after
