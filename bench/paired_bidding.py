@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -38,6 +40,8 @@ from engine.ai.arena import (
 from engine.match import Match
 
 Calls = tuple[tuple[int, int, str], ...]  # (deal number, seat, action) until the first card
+Job = tuple[str, str, int, int]  # ruleset, opponent, seed, deck
+T = TypeVar("T")
 
 
 def _numbers() -> list[str]:
@@ -76,7 +80,7 @@ def _use(settings: dict[str, float]) -> None:
             setattr(expert_bidding, name, value)
 
 
-def calls(job: tuple[str, str, int, int]) -> tuple[Calls, Calls]:
+def calls(job: Job) -> tuple[Calls, Calls]:
     """Every call of both tables of deck ``i``, until each table's card play begins."""
     ruleset, b, seed, i = job
     tables: list[Calls] = []
@@ -96,12 +100,13 @@ def calls(job: tuple[str, str, int, int]) -> tuple[Calls, Calls]:
     return tables[0], tables[1]
 
 
-def _lead(job: tuple[str, str, int, int]) -> float:
+def _lead(job: Job) -> float:
     ruleset, b, seed, i = job
     return play_deck(ruleset, "expert", b, seed, i)[0]
 
 
-def run(jobs: int, settings: dict[str, float], fn, work):  # type: ignore[no-untyped-def]
+def run(jobs: int, settings: dict[str, float], fn: Callable[[Job], T], work: list[Job]) -> list[T]:
+    """``fn`` of every deck of ``work``, in processes that bid with ``settings``."""
     with ProcessPoolExecutor(jobs, initializer=_use, initargs=(settings,)) as pool:
         return list(pool.map(fn, work))
 
