@@ -34,7 +34,7 @@ MARGIN = 12.0
 CONTRE_MARGIN = 20.0
 VETO_MARGIN = 20.0  # French: pass a hand the evaluation would take if it loses this much
 # French: call a hand the evaluation passes if the samples value a contract this much
-# over a pass (classic measured better at 20 than at 40, on 900 decks: bench/arena.md)
+# over a pass (classic measured better at 20 than at 40 on 1,500 decks, club not: bench/arena.md)
 PROPOSE_MARGIN = {"classic": 20.0, "club": 40.0}
 REJECT_TRIES = 30
 CALL_FLOOR = 15.0  # bidding points a caller surely has (5 cards)
