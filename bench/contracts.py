@@ -27,25 +27,38 @@ from engine.match import Match
 Auction = tuple[int, str, int, int] | None
 
 
+# (deal number, seat, action) of every call until the first card
+Calls = tuple[tuple[int, int, str], ...]
+
+
+def replay_auction(
+    ruleset: str, a: str, b: str, seed: int, i: int, table: int
+) -> tuple[Calls, Auction]:
+    """Table ``table`` of deck ``i`` played up to its first card: every call, and the
+    contract it ended in (``None``: thrown in to the end)."""
+    levels = table_levels(a, b, table)
+    match = Match(ruleset, decks=deck_source(seed, i))
+    ai_seed = table_seed(seed, i, table)
+    said: list[tuple[int, int, str]] = []
+    while match.to_move is not None and len(match.deals) <= MAX_REDEALS:
+        view = match.view(match.to_move)
+        if view.legal and view.legal[0].kind == "play":
+            c = view.contract
+            assert c is not None  # the card play has begun
+            return tuple(said), (view.k, c.trump, c.taker, c.multiplier)
+        action = arena_action(view, levels[match.to_move], ai_seed)
+        said.append((len(match.deals), match.to_move, action.text))
+        match.apply(match.to_move, action)
+    return tuple(said), None
+
+
 def auctions(job: tuple[str, str, str, int, int]) -> tuple[Auction, Auction]:
     """The contract each table of deck ``i`` plays (``None``: thrown in to the end)."""
     ruleset, a, b, seed, i = job
-    ends: list[Auction] = []
-    for table in range(2):
-        levels = table_levels(a, b, table)
-        match = Match(ruleset, decks=deck_source(seed, i))
-        ai_seed = table_seed(seed, i, table)
-        end: Auction = None
-        while match.to_move is not None and len(match.deals) <= MAX_REDEALS:
-            view = match.view(match.to_move)
-            if view.legal and view.legal[0].kind == "play":
-                c = view.contract
-                assert c is not None  # the card play has begun
-                end = (view.k, c.trump, c.taker, c.multiplier)
-                break
-            match.apply(match.to_move, arena_action(view, levels[match.to_move], ai_seed))
-        ends.append(end)
-    return ends[0], ends[1]
+    return (
+        replay_auction(ruleset, a, b, seed, i, 0)[1],
+        replay_auction(ruleset, a, b, seed, i, 1)[1],
+    )
 
 
 def category(first: Auction, second: Auction) -> str:

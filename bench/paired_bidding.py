@@ -27,19 +27,10 @@ from typing import TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine.ai.expert_bidding as expert_bidding
+from bench.contracts import Calls, replay_auction
 from bench.paired import parse_settings
-from engine.ai.arena import (
-    MAX_REDEALS,
-    arena_action,
-    deck_source,
-    mean_ci95,
-    play_deck,
-    table_levels,
-    table_seed,
-)
-from engine.match import Match
+from engine.ai.arena import mean_ci95, play_deck
 
-Calls = tuple[tuple[int, int, str], ...]  # (deal number, seat, action) until the first card
 Job = tuple[str, str, int, int]  # ruleset, opponent, seed, deck
 T = TypeVar("T")
 
@@ -83,21 +74,10 @@ def _use(settings: dict[str, float]) -> None:
 def calls(job: Job) -> tuple[Calls, Calls]:
     """Every call of both tables of deck ``i``, until each table's card play begins."""
     ruleset, b, seed, i = job
-    tables: list[Calls] = []
-    for table in range(2):
-        levels = table_levels("expert", b, table)
-        match = Match(ruleset, decks=deck_source(seed, i))
-        ai_seed = table_seed(seed, i, table)
-        said: list[tuple[int, int, str]] = []
-        while match.to_move is not None and len(match.deals) <= MAX_REDEALS:
-            view = match.view(match.to_move)
-            if view.legal and view.legal[0].kind == "play":
-                break
-            action = arena_action(view, levels[match.to_move], ai_seed)
-            said.append((len(match.deals), match.to_move, action.text))
-            match.apply(match.to_move, action)
-        tables.append(tuple(said))
-    return tables[0], tables[1]
+    return (
+        replay_auction(ruleset, "expert", b, seed, i, 0)[0],
+        replay_auction(ruleset, "expert", b, seed, i, 1)[0],
+    )
 
 
 def _lead(job: Job) -> float:
