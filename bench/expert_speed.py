@@ -1,6 +1,7 @@
 """The expert's card-play decision time: mean, p95 and max, wall clock and CPU, and nodes.
 
     python bench/expert_speed.py [--deals N] [--seed S] [--threads T] [--python]
+                                 [--set FIELD=JSON ...]
 
 Positions come from whole deals of the three rulesets played by the normal level (every
 card decision with a choice); at each one the expert's ``choose_action`` is timed (its
@@ -11,7 +12,9 @@ pure-Python search path (the compiled solver still does the solving) on the same
 positions, to show what moving sampling, weighing and scoring to C saved.  ``--threads``:
 how many threads a decision solves its worlds on (default: what the bot's thinking
 processes use, ``bot.play.thinking.search_threads``); the CPU time and the nodes do not
-depend on it, the wall time does.
+depend on it, the wall time does.  ``--set``: the expert's search plan changed as
+``bench/paired.py`` changes it (a field of ``SearchPlan``, the value as JSON), to see what
+a change costs before measuring what it wins.
 """
 
 from __future__ import annotations
@@ -28,9 +31,12 @@ from bot.play.thinking import search_threads
 from engine import Match
 from engine.ai import choose_action
 from engine.ai.knowledge import knowledge_from_view
-from engine.ai.player import EXPERT_PLAN, position_rng
+from engine.ai.player import position_rng
 from engine.ai.search import plan_totals
 from engine.ai.world_search import SEARCH_COMPILED, set_search_threads
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from paired import changed_plan, parse_settings, use_plan
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -44,7 +50,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=search_threads())
     parser.add_argument("--python", action="store_true", help="the pure-Python search path")
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=JSON")
     args = parser.parse_args()
+    settings = parse_settings(args.set)
+    use_plan(settings)
+    plan = changed_plan(settings)
     compiled = SEARCH_COMPILED and not args.python
     set_search_threads(args.threads)
     threads = f", {args.threads} thread(s) a decision" if compiled else ""
@@ -61,18 +71,18 @@ def main() -> None:
             view = m.view(seat)
             if view.phase.value == "play" and len({a.card for a in view.legal}) > 1:
                 k = knowledge_from_view(view)
-                tier = EXPERT_PLAN.tier(k.cards_left)
+                tier = plan.tier(k.cards_left)
                 seed = position_rng(view, "expert", args.seed).getrandbits(64)
                 w0, c0 = time.perf_counter(), time.process_time()
                 if compiled:
                     choose_action(view, "expert", args.seed)
                 else:
                     k = knowledge_from_view(view)
-                    found = plan_totals(k, EXPERT_PLAN, tier.samples, seed, compiled=False)
+                    found = plan_totals(k, plan, tier.samples, seed, False, tier.race)
                 walls.append(time.perf_counter() - w0)
                 cpus.append(time.process_time() - c0)
                 if compiled:  # the same search again, untimed, for its node count
-                    found = plan_totals(k, EXPERT_PLAN, tier.samples, seed)
+                    found = plan_totals(k, plan, tier.samples, seed, race=tier.race)
                 nodes.append(found.nodes)
             m.apply(seat, choose_action(view, "normal", args.seed))
     n = len(walls)

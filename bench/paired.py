@@ -49,11 +49,11 @@ def changed_plan(settings: dict[str, object]) -> SearchPlan:
         try:
             values["tiers"] = tuple(Tier(*t) for t in values["tiers"])  # type: ignore[attr-defined]
         except TypeError:
-            raise SystemExit("--set tiers: a list of [cards, samples, exact]") from None
+            raise SystemExit("--set tiers: a list of [cards, samples, exact, tail, race]") from None
     return dataclasses.replace(player.EXPERT_PLAN, **values)  # type: ignore[arg-type]
 
 
-def _use_plan(settings: dict[str, object]) -> None:
+def use_plan(settings: dict[str, object]) -> None:
     """Make ``expert`` play ``settings``' plan in this process (a worker's initializer)."""
     if settings:
         plan = changed_plan(settings)
@@ -71,7 +71,7 @@ def arena_leads(
 ) -> list[float]:
     """Each deck's lead of the expert (with ``settings``) over ``b``."""
     work = [(ruleset, b, seed, i) for i in range(deals)]
-    with ProcessPoolExecutor(jobs, initializer=_use_plan, initargs=(settings,)) as pool:
+    with ProcessPoolExecutor(jobs, initializer=use_plan, initargs=(settings,)) as pool:
         return list(pool.map(_deck, work))
 
 

@@ -27,6 +27,7 @@
 #define CLUB 1
 #define INF 10000
 #define CAPOT_BONUS 90
+#define FULL_MASK 0xFFFFFFFFu /* every card */
 
 static const int TRUMP_POWER[8] = {0, 1, 6, 4, 7, 2, 3, 5};
 static const int PLAIN_POWER[8] = {0, 1, 2, 6, 3, 4, 5, 7};
@@ -439,12 +440,19 @@ static int root_cards(const State *s, int *cards, int *fresh) {
     return nc;
 }
 
-/* Every legal card's value (see ``root_cards``); returns how many, or -1 when the node
- * budget ran out. */
-static int root_solve(State *s, int *cards, int *values) {
-    int fresh[8], nc = root_cards(s, cards, fresh);
+/* The value of every legal card in ``only`` (see ``root_cards``; the others' values are
+ * left 0); returns how many legal cards, or -1 when the node budget ran out.  A card
+ * equivalent to the one before it takes that one's value when that one was solved. */
+static int root_solve(State *s, int *cards, int *values, uint32_t only) {
+    int fresh[8], nc = root_cards(s, cards, fresh), solved = 0;
     for (int i = 0; i < nc; i++) {
-        values[i] = fresh[i] ? play_and_search(s, cards[i], -INF, INF) : values[i - 1];
+        if (!(only >> cards[i] & 1)) {
+            values[i] = 0;
+            solved = 0;
+            continue;
+        }
+        values[i] = fresh[i] || !solved ? play_and_search(s, cards[i], -INF, INF) : values[i - 1];
+        solved = 1;
         if (s->aborted) return -1;
     }
     return nc;
@@ -1129,7 +1137,7 @@ static int modeled_rest(State *s, uint32_t gone, int taker, const double *weight
 static int root_modeled(State *s, int *cards, int *values, uint32_t gone, int taker,
                         const double *weights, uint64_t *rng, int model) {
     int n = s->ntrick, seat = (s->leader + n) & 3;
-    if (n == 3) return root_solve(s, cards, values);
+    if (n == 3) return root_solve(s, cards, values, FULL_MASK);
     int fresh[8], nc = root_cards(s, cards, fresh);
     for (int i = 0; i < nc; i++) {
         if (!fresh[i]) {
@@ -1255,7 +1263,7 @@ static double solved_likelihood(int kind, int code, int me, const Play *history,
         st.max_nodes = *nodes_left;
         st.aborted = 0;
         int rc[8], rv[8];
-        int nr = root_solve(&st, rc, rv);
+        int nr = root_solve(&st, rc, rv, FULL_MASK);
         *nodes_left -= st.nodes;
         if (nr < 0) return -1.0;
         int best = -INF, played = -INF;
@@ -1437,11 +1445,11 @@ static double auction_weight(const SeenBid *bids, int nb, const uint32_t *dealt,
 
 static PyObject *NodeLimit = NULL;
 
-static int parse_state(State *s, PyObject *args) {
+static int parse_state(State *s, PyObject *args, unsigned long long *only) {
     PyObject *hands, *trick;
     long long max_nodes = -1;
-    if (!PyArg_ParseTuple(args, "iiiOiOi|L", &s->kind, &s->code, &s->max_team, &hands,
-                          &s->leader, &trick, &s->won, &max_nodes))
+    if (!PyArg_ParseTuple(args, only ? "iiiOiOi|LK" : "iiiOiOi|L", &s->kind, &s->code,
+                          &s->max_team, &hands, &s->leader, &trick, &s->won, &max_nodes, only))
         return -1;
     if (s->code < 0 || s->code > 5 || s->kind < 0 || s->kind > 2 || s->max_team < 0 ||
         s->max_team > 1 || s->leader < 0 || s->leader > 3 || s->won < 0 || s->won > 3) {
@@ -1506,7 +1514,7 @@ PyDoc_STRVAR(value_doc,
 static PyObject *dds_value(PyObject *self, PyObject *args) {
     State s;
     int v;
-    if (parse_state(&s, args) < 0) return NULL;
+    if (parse_state(&s, args, NULL) < 0) return NULL;
     Py_BEGIN_ALLOW_THREADS
     v = search(&s, -INF, INF);
     Py_END_ALLOW_THREADS
@@ -1515,13 +1523,15 @@ static PyObject *dds_value(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(root_doc,
-             "root_values(kind, code, max_team, hands, leader, trick, won, max_nodes=-1)"
-             " -> ({card: value}, nodes)\n\n"
-             "Exact value of every legal card of the seat to move (equivalent cards solved once).");
+             "root_values(kind, code, max_team, hands, leader, trick, won, max_nodes=-1,"
+             " only=0xFFFFFFFF) -> ({card: value}, nodes)\n\n"
+             "Exact value of every legal card of the seat to move that ``only`` holds "
+             "(equivalent cards solved once).");
 
 static PyObject *dds_root_values(PyObject *self, PyObject *args) {
     State s;
-    if (parse_state(&s, args) < 0) return NULL;
+    unsigned long long only = FULL_MASK;
+    if (parse_state(&s, args, &only) < 0) return NULL;
     int seat = (s.leader + s.ntrick) & 3;
     uint32_t hand = s.hands[seat];
     if (!hand) {
@@ -1530,12 +1540,13 @@ static PyObject *dds_root_values(PyObject *self, PyObject *args) {
     }
     int cards[8], values[8], nc = 0;
     Py_BEGIN_ALLOW_THREADS
-    nc = root_solve(&s, cards, values);
+    nc = root_solve(&s, cards, values, (uint32_t)only);
     Py_END_ALLOW_THREADS
     if (s.aborted) return limit_error(&s);
     PyObject *out = PyDict_New();
     if (!out) return NULL;
     for (int i = 0; i < nc; i++) {
+        if (!(only >> cards[i] & 1)) continue;
         PyObject *k = PyLong_FromLong(cards[i]), *v = PyLong_FromLong(values[i]);
         int bad = !k || !v || PyDict_SetItem(out, k, v) < 0;
         Py_XDECREF(k);
@@ -1642,6 +1653,7 @@ typedef struct {
     uint64_t *mrng; /* the modeled trick's draws: one thread only, in order */
     const uint32_t (*hands)[4];
     int n;
+    uint32_t only; /* the root cards to solve (the others were dropped by the race) */
     /* per world */
     signed char *status;
     long long *nodes;
@@ -1692,7 +1704,7 @@ static void solve_share(SolveJob *j) {
                 st.aborted = 0;
                 int nr = j->model ? root_modeled(&st, j->cards[i], j->values[i], j->played, j->taker,
                                                  j->policy, j->mrng, j->model)
-                                  : root_solve(&st, j->cards[i], j->values[i]);
+                                  : root_solve(&st, j->cards[i], j->values[i], j->only);
                 status = nr < 0 ? SOLVE_ABORTED : SOLVE_DONE;
                 nodes = st.nodes;
                 j->count[i] = nr;
@@ -1806,8 +1818,8 @@ PyDoc_STRVAR(search_doc,
              " node_budget, infer, objective, points_weight, bids=(), turned=-1, bid_mismatch=1.0,"
              " judge_depth=0, judge_cards=32, judge_tau=20.0, judge_budget=0, policy=(),"
              " policy_alpha=1.0, oversample=1, belote_pairs=(), foresee_melds=0,"
-             " model_trick=0)"
-             " -> (cards, totals, weight_sum, nodes)\n\n"
+             " model_trick=0, race_worlds=0, race_margin=0.0)"
+             " -> (cards, totals, weight_sum, nodes, dropped)\n\n"
              "engine/ai/world_search.py's ``world_totals``, compiled end to end.");
 
 static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
@@ -1821,15 +1833,20 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     PyObject *fixed_o, *seats_o, *need_o, *classes_o, *trick_o, *history_o, *melds_o, *belotes_o;
     PyObject *bids_o = NULL, *policy_o = NULL, *pairs_o = NULL;
     double policy_alpha = 1.0;
-    int oversample = 1, foresee = 0, model = 0;
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdiOii", &kind, &code, &seat, &taker,
+    int oversample = 1, foresee = 0, model = 0, race_worlds = 0;
+    double race_margin = 0.0;
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdiOiiid", &kind, &code, &seat, &taker,
                           &multiplier, &fixed_o, &seats_o, &need_o, &classes_o, &leader, &trick_o,
                           &played_in, &won, &history_o, &so_far, &melds_o, &belotes_o, &samples,
                           &seed, &node_budget, &infer, &objective, &points_weight, &bids_o,
                           &turned, &bid_mismatch, &judge_depth, &judge_cards, &judge_tau,
                           &judge_budget, &policy_o, &policy_alpha, &oversample, &pairs_o, &foresee,
-                          &model))
+                          &model, &race_worlds, &race_margin))
         return NULL;
+    if (race_worlds < 0 || (race_worlds && (model || !(race_margin >= 0)))) {
+        PyErr_SetString(PyExc_ValueError, "race: worlds >= 0, a margin >= 0, and no model_trick");
+        return NULL;
+    }
     if (foresee && (kind == CLASSIC || code == NT)) {
         PyErr_SetString(PyExc_ValueError, "foresee_melds: melds exist in club and bulgarian, not in No Trump");
         return NULL;
@@ -2032,6 +2049,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         long long nodes_used = 0, judge_left = judge_budget;
         uint64_t rng = (uint64_t)seed, mrng = (uint64_t)seed ^ 0xD1B54A32D192ED03ull;
         int failed = 0, won_before[32];
+        uint32_t dropped = 0; /* the cards the race stopped solving */
         wins_before(code, history, nh, won_before);
         Py_BEGIN_ALLOW_THREADS
         /* With ``oversample`` > 1, ``samples * oversample`` worlds are drawn and weighed,
@@ -2114,7 +2132,11 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         job.policy = policy;
         job.mrng = &mrng;
         job.hands = (const uint32_t(*)[4])worlds;
-        job.n = nw;
+        /* The race: the first ``n1`` worlds solved for every card, then the cards whose
+         * mean is more than ``race_margin`` below the best no more (see ``world_totals``) */
+        int n1 = race_worlds > 0 && race_worlds < nw ? race_worlds : nw;
+        job.n = n1;
+        job.only = FULL_MASK;
         job.left = node_budget;
         job.status = calloc((size_t)(nw ? nw : 1), 1);
         job.nodes = calloc((size_t)(nw ? nw : 1), sizeof(long long));
@@ -2134,7 +2156,25 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             }
         }
         long long nodes_left = node_budget;
+        double wsum1 = 0.0;
         for (int i = 0; i < nw; i++) {
+            if (i == n1) {
+                for (int x = 0; x < i; x++) wsum1 += ww[x];
+                double best = -1e300;
+                for (int x = 0; x < nl; x++)
+                    if (totals[x] / wsum1 > best) best = totals[x] / wsum1;
+                for (int x = 0; x < nl; x++)
+                    if (best - totals[x] / wsum1 > race_margin) dropped |= 1u << lcards[x];
+                job.only = ~dropped;
+                job.n = nw;
+                pthread_mutex_init(&job.mu, NULL);
+                solve_worlds(&job);
+                pthread_mutex_destroy(&job.mu);
+                if (job.failed) {
+                    failed = 1;
+                    break;
+                }
+            }
             const uint32_t *hands = worlds[i];
             double w = ww[i];
             /* a belote still to be announced: a seat of this world holding both cards of a
@@ -2168,6 +2208,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             if (!solved) {
                 for (int x = 0; x < nl; x++) {
                     int c = lcards[x];
+                    if (dropped >> c & 1) continue;
                     uint32_t h[4];
                     memcpy(h, hands, sizeof h);
                     h[seat] ^= 1u << c;
@@ -2180,6 +2221,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             }
             for (int x = 0; x < nl; x++) {
                 int c = lcards[x];
+                if (dropped >> c & 1) continue;
                 if (objective == 1) {
                     totals[x] += w * (double)value[c];
                     continue;
@@ -2189,6 +2231,10 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                 totals[x] += w * ((double)dv + points_weight * (double)diff);
             }
         }
+        /* a dropped card keeps the mean of the worlds it was solved in */
+        if (dropped)
+            for (int x = 0; x < nl; x++)
+                if (dropped >> lcards[x] & 1) totals[x] = totals[x] * (wsum / wsum1);
         free(worlds);
         free(ww);
         free(job.status);
@@ -2217,7 +2263,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         }
         /* the judge's solves count too */
         nodes_used += judge_budget - (judge_left > 0 ? judge_left : 0);
-        result = Py_BuildValue("(NNdL)", cards_l, totals_l, wsum, nodes_used);
+        result = Py_BuildValue("(NNdLk)", cards_l, totals_l, wsum, nodes_used, (unsigned long)dropped);
     }
 done:
     free(sp);

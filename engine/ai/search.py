@@ -31,8 +31,10 @@ from engine.ai.world_search import (
     INFER_POLICY,
     INFER_SOLVED,
     NO_JUDGE,
+    NO_RACE,
     SCORE,
     Judge,
+    Race,
     Totals,
     melds_to_foresee,
     play_likelihood,
@@ -50,6 +52,9 @@ class Tier:
     samples: int
     exact: bool
     tail: int = 0  # rollouts stop at this many cards left and the rest is solved exactly
+    # The search core's race (``world_search.Race``): after this many worlds, the cards
+    # more than the plan's ``race_margin`` below the best are solved no more (0: none).
+    race: int = 0
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,7 @@ class SearchPlan:
     # hand in the world (2: the partner's card by the solver), double dummy after it
     # (the search core's exact tiers, with ``infer_policy``).
     model_trick: int = 0
+    race_margin: float = 0.0  # see ``Tier.race``
 
     @property
     def infer(self) -> int:
@@ -228,16 +234,22 @@ def _world_card(
     for batch in range(plan.max_factor if budget_s is not None else 1):
         if budget_s is not None and batch and time.perf_counter() - start > budget_s:
             break
-        more = plan_totals(k, plan, tier.samples, rng.getrandbits(64))
+        more = plan_totals(k, plan, tier.samples, rng.getrandbits(64), race=tier.race)
         found = more if found is None else found.merged(more)
     assert found is not None
     return best_card(k.code, found)
 
 
 def plan_totals(
-    k: Knowledge, plan: SearchPlan, samples: int, seed: int, compiled: bool | None = None
+    k: Knowledge,
+    plan: SearchPlan,
+    samples: int,
+    seed: int,
+    compiled: bool | None = None,
+    race: int = 0,
 ) -> Totals:
-    """One batch of ``samples`` worlds searched as ``plan`` says (the search core's call)."""
+    """One batch of ``samples`` worlds searched as ``plan`` says (the search core's call),
+    the cards raced after ``race`` worlds (``Tier.race``)."""
     return world_totals(
         k,
         samples,
@@ -253,13 +265,16 @@ def plan_totals(
         belote_pairs=belote_pairs(k.code) if plan.foresee_belote else (),
         foresee_melds=plan.foresee_melds and melds_to_foresee(k),
         model_trick=plan.model_trick,
+        race=Race(race, plan.race_margin) if race else NO_RACE,
     )
 
 
 def best_card(code: int, found: Totals) -> int:
-    """The card of best mean (rounded, so float noise never decides), then cheapest."""
+    """The card of best mean (rounded, so float noise never decides), then cheapest;
+    never a card a race dropped."""
     pts = POINTS[code]
     power = POWER[code]
     pairs = zip(found.cards, found.totals, strict=True)
     means = {c: round(t / found.weight_sum, 6) for c, t in pairs}
-    return max(found.cards, key=lambda c: (means[c], -pts[c], -power[c]))
+    raced = [c for c in found.cards if c not in found.dropped] or found.cards
+    return max(raced, key=lambda c: (means[c], -pts[c], -power[c]))

@@ -20,11 +20,11 @@ equivalences) the tests compare against.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, overload
 
 from engine.ai.tables import (
     ABOVE,
     CAPOT_BONUS,
+    FULL,
     ORDER,
     POINTS,
     POWER,
@@ -49,44 +49,41 @@ class NodeLimit(Exception):
 
 
 def solve_root(
-    pos: Position, max_team: int, max_nodes: int | None = None
+    pos: Position, max_team: int, max_nodes: int | None = None, only: int = FULL
 ) -> tuple[dict[int, int], int]:
-    """Every legal card's exact value (see ``Solver.root_values``) and the nodes searched.
+    """The exact value of every legal card in ``only`` (see ``Solver.root_values``) and
+    the nodes searched.
 
     Raises ``NodeLimit`` past ``max_nodes``.
     """
-    return _solve(pos, max_team, max_nodes, root=True)
+    if not COMPILED:
+        solver = Solver(pos.kind, pos.code, max_team, max_nodes)
+        return solver.root_values(pos, only), solver.nodes
+    # ``only`` is passed when it matters, so a core built before it still solves the rest
+    extra = () if only & FULL == FULL else (only & FULL,)
+    try:
+        return _dds.root_values(*_state(pos, max_team, max_nodes), *extra)
+    except _dds.NodeLimit:
+        raise NodeLimit from None
 
 
 def solve(pos: Position, max_team: int, max_nodes: int | None = None) -> tuple[int, int]:
     """The exact value of ``pos`` for ``max_team`` and the nodes searched."""
-    return _solve(pos, max_team, max_nodes, root=False)
-
-
-@overload
-def _solve(
-    pos: Position, max_team: int, max_nodes: int | None, root: Literal[True]
-) -> tuple[dict[int, int], int]: ...
-@overload
-def _solve(
-    pos: Position, max_team: int, max_nodes: int | None, root: Literal[False]
-) -> tuple[int, int]: ...
-def _solve(
-    pos: Position, max_team: int, max_nodes: int | None, root: bool
-) -> tuple[dict[int, int], int] | tuple[int, int]:
     if not COMPILED:
         solver = Solver(pos.kind, pos.code, max_team, max_nodes)
-        if root:
-            return solver.root_values(pos), solver.nodes
         return solver.value(pos), solver.nodes
-    limit = -1 if max_nodes is None else max(0, max_nodes)
-    compiled = _dds.root_values if root else _dds.value
     try:
-        return compiled(
-            pos.kind, pos.code, max_team, pos.hands, pos.leader, pos.trick, pos.won, limit
-        )
+        return _dds.value(*_state(pos, max_team, max_nodes))
     except _dds.NodeLimit:
         raise NodeLimit from None
+
+
+def _state(
+    pos: Position, max_team: int, max_nodes: int | None
+) -> tuple[int, int, int, list[int], int, list[int], int, int]:
+    """The compiled solver's arguments for ``pos``."""
+    limit = -1 if max_nodes is None else max(0, max_nodes)
+    return (pos.kind, pos.code, max_team, pos.hands, pos.leader, pos.trick, pos.won, limit)
 
 
 @dataclass
@@ -137,13 +134,16 @@ class Solver:
         hands = list(pos.hands)
         return self._search(hands, pos.leader, list(pos.trick), pos.won, alpha, beta)
 
-    def root_values(self, pos: Position) -> dict[int, int]:
-        """Exact value of every legal card of the player to move (equivalent cards, which
-        must score the same, are solved once)."""
+    def root_values(self, pos: Position, only: int = FULL) -> dict[int, int]:
+        """Exact value of every legal card of the player to move that ``only`` holds
+        (equivalent cards, which must score the same, are solved once)."""
         out: dict[int, int] = {}
-        value = 0
+        value: int | None = None
         for card, fresh in root_cards(self.kind, self.code, pos):
-            if fresh:
+            if not only >> card & 1:
+                value = None
+                continue
+            if fresh or value is None:
                 value = self.after(pos, card)
             out[card] = value
         return out

@@ -92,13 +92,14 @@ class Judge:
 NO_JUDGE = Judge()  # the others' cards judged by the rules of thumb alone
 
 
-# A core built before ``search_worlds`` took its last argument (``model_trick``), or
-# before its worlds could be solved on several threads (``set_threads``), is not used:
-# the Python path stands in until ``pip install -e .`` rebuilds it.
+# A core built before ``search_worlds`` took its last arguments (``race_worlds``,
+# ``race_margin``), or before its worlds could be solved on several threads
+# (``set_threads``), is not used: the Python path stands in until ``pip install -e .``
+# rebuilds it.
 SEARCH_COMPILED = (
     COMPILED
     and _dds is not None
-    and "model_trick" in (getattr(getattr(_dds, "search_worlds", None), "__doc__", None) or "")
+    and "race_margin" in (getattr(getattr(_dds, "search_worlds", None), "__doc__", None) or "")
     and hasattr(_dds, "set_threads")
 )
 
@@ -120,14 +121,33 @@ def set_search_threads(threads: int) -> int:
 
 
 @dataclass(frozen=True)
+class Race:
+    """Stop solving the cards that are clearly worse (``world_totals``).
+
+    Most of an early decision's nodes go to cards no world would make best: a 32-card
+    solve costs the same for a hopeless card as for the best one.  After the first
+    ``worlds`` worlds, a card whose weighted mean is more than ``margin`` (the objective's
+    units) below the best mean is solved (or rolled out) no more, and keeps the mean of
+    the worlds it was solved in; it can no longer be chosen.  ``worlds`` 0: no race."""
+
+    worlds: int = 0
+    margin: float = 0.0
+
+
+NO_RACE = Race()
+
+
+@dataclass(frozen=True)
 class Totals:
     """Weighted totals per legal card (ascending), the weights' sum, the nodes searched
-    (the judge's included)."""
+    (the judge's included), and the cards a race dropped (``Race``: their totals are
+    their early worlds' mean times the weights' sum)."""
 
     cards: tuple[int, ...]
     totals: tuple[float, ...]
     weight_sum: float
     nodes: int
+    dropped: tuple[int, ...] = ()
 
     def mean(self, card: int) -> float:
         return self.totals[self.cards.index(card)] / self.weight_sum
@@ -139,6 +159,7 @@ class Totals:
             tuple(a + b for a, b in zip(self.totals, other.totals, strict=True)),
             self.weight_sum + other.weight_sum,
             self.nodes + other.nodes,
+            tuple(sorted(set(self.dropped) | set(other.dropped))),
         )
 
 
@@ -321,6 +342,7 @@ def world_totals(
     belote_pairs: tuple[int, ...] = (),
     foresee_melds: bool = False,
     model_trick: int = 0,
+    race: Race = NO_RACE,
 ) -> Totals:
     """Every legal card's weighted total over ``samples`` worlds drawn from ``seed``.
 
@@ -335,6 +357,8 @@ def world_totals(
     ``compiled`` forces one path (None: the C one when it was built).
     """
     judge = judge or NO_JUDGE
+    if race.worlds < 0 or (race.worlds and (model_trick or not race.margin >= 0)):
+        raise ValueError("race: worlds >= 0, a margin >= 0, and no model_trick")
     if foresee_melds and not melds_to_foresee(k):
         raise ValueError("foresee_melds: only in the first trick of a deal with melds")
     use_c = SEARCH_COMPILED if compiled is None else compiled
@@ -343,7 +367,7 @@ def world_totals(
     space = space_of(k)
     if use_c:
         assert _dds is not None
-        cards, totals, wsum, nodes = _dds.search_worlds(
+        cards, totals, wsum, nodes, dropped = _dds.search_worlds(
             k.kind,
             k.code,
             k.seat,
@@ -380,8 +404,10 @@ def world_totals(
             list(belote_pairs),
             int(foresee_melds),
             model_trick,
+            race.worlds,
+            race.margin,
         )
-        return Totals(tuple(cards), tuple(totals), wsum, nodes)
+        return Totals(tuple(cards), tuple(totals), wsum, nodes, bits(dropped))
     if not 1 <= oversample <= 64:
         raise ValueError("oversample: 1..64")
     if model_trick not in (0, MODEL_ALL, MODEL_OPPONENTS):
@@ -400,6 +426,7 @@ def world_totals(
         foresee_melds,
         model,
         SplitMix(seed ^ MODEL_STREAM),
+        race,
     )
 
 
@@ -461,6 +488,7 @@ def _python_totals(
     foresee_melds: bool = False,
     model: int = 0,
     model_rng: SplitMix | None = None,
+    race: Race = NO_RACE,
 ) -> Totals:
     cards = bits(legal_mask(k.kind, k.code, k.hand, k.trick))
     me = k.seat
@@ -473,7 +501,10 @@ def _python_totals(
     nodes_used = 0
     won_before = wins_before(k)
     judge_left = [judge.budget]
-    for hands, w in worlds:
+    dropped = 0  # the cards the race stopped solving
+    weights: list[float] = []
+    early = 0.0  # the weights of the worlds before the race's cut
+    for n, (hands, w) in enumerate(worlds):
         if judge.depth:
             judged = solved_likelihood(k, hands, judge, won_before, judge_left)
             if judged < 0:
@@ -481,7 +512,15 @@ def _python_totals(
                     break
                 judged = 1.0
             w *= judged
+        if n == race.worlds and n:
+            for x in weights:
+                early += x
+            best = max(t / early for t in totals)
+            for c, t in zip(cards, totals, strict=True):
+                if best - t / early > race.margin:
+                    dropped |= 1 << c
         weight_sum += w
+        weights.append(w)
         belotes = belote_points(hands, belote_pairs, k.belote_pts)
         melds = foreseen_melds(k, hands) if foresee_melds else k.meld_pts
         pos = Position(k.kind, k.code, hands, k.leader, list(k.trick), k.won)
@@ -492,7 +531,7 @@ def _python_totals(
                     assert model_rng is not None
                     values, nodes = modeled_values(k, pos, my_team, nodes_left, model_rng, model)
                 else:
-                    values, nodes = solve_root(pos, my_team, nodes_left)
+                    values, nodes = solve_root(pos, my_team, nodes_left, ~dropped & FULL)
                 nodes_left -= nodes
                 nodes_used += nodes
             except NodeLimit:
@@ -500,11 +539,15 @@ def _python_totals(
         if values is None:
             values = {}
             for c in cards:
+                if dropped >> c & 1:
+                    continue
                 h = list(hands)
                 h[me] ^= 1 << c
                 d = rollout_points(k, h, [*k.trick, c], k.played | (1 << c))
                 values[c] = d if my_team == 0 else -d
         for i, c in enumerate(cards):
+            if dropped >> c & 1:
+                continue
             if objective == POINTS:
                 totals[i] += w * values[c]
                 continue
@@ -512,7 +555,10 @@ def _python_totals(
             dv = deal_value(k.kind, k.code, k.multiplier, taker_team, my_team, diff, melds, belotes)
             totals[i] += w * (dv + points_weight * diff)
     nodes_used += judge.budget - max(judge_left[0], 0)  # the judge's solves count too
-    return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used)
+    if dropped:  # a dropped card keeps the mean of the worlds it was solved in
+        scale = weight_sum / early
+        totals = [t * scale if dropped >> c & 1 else t for c, t in zip(cards, totals, strict=True)]
+    return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used, bits(dropped))
 
 
 def modeled_values(

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import engine.ai.player as player
-from bench.paired import _use_plan, arena_leads, changed_plan, parse_settings, saved_shipped
+from bench.paired import arena_leads, changed_plan, parse_settings, saved_shipped, use_plan
 from engine.ai.player import EXPERT_PLAN
 
 
@@ -19,7 +19,7 @@ def test_a_setting_is_a_plan_field_with_a_json_value() -> None:
     assert plan.node_budget == EXPERT_PLAN.node_budget  # the rest as shipped
     with pytest.raises(SystemExit, match="not a SearchPlan field"):
         changed_plan({"worlds_count": 3})
-    with pytest.raises(SystemExit, match=r"\[cards, samples, exact\]"):
+    with pytest.raises(SystemExit, match=r"\[cards, samples, exact, tail, race\]"):
         changed_plan({"tiers": 3})
     with pytest.raises(SystemExit, match="FIELD=VALUE"):
         parse_settings(["foresee_belote"])
@@ -36,7 +36,7 @@ def test_a_change_that_changes_nothing_leaves_every_deck_as_it_was() -> None:
 
 def test_the_changed_plan_is_the_one_the_expert_plays(monkeypatch) -> None:
     monkeypatch.setitem(player.LEVEL_SPECS, "expert", player.LEVEL_SPECS["expert"])
-    _use_plan({"points_weight": 0.5})
+    use_plan({"points_weight": 0.5})
     plan = player.LEVEL_SPECS["expert"].play
     assert plan != EXPERT_PLAN and plan == changed_plan({"points_weight": 0.5})
 

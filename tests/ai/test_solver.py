@@ -147,3 +147,22 @@ def test_compiled_solver_is_exact_in_parallel_threads() -> None:
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda pos: solve_root(pos, 0)[0], positions))
     assert together == alone
+
+
+@pytest.mark.parametrize("kind", [CLASSIC, CLUB, BULGARIAN])
+def test_only_the_cards_asked_for_are_solved_and_to_the_same_values(kind: int) -> None:
+    """A race solves some root cards no more: the others keep their exact values, on the
+    compiled solver and the Python one, equivalent cards included."""
+    rng = random.Random(1300 + kind)
+    for _ in range(20):
+        pos = random_ending(rng, kind, rng.choice([3, 4]))
+        team = rng.randrange(2)
+        full = minimax_values(pos, team)
+        only = 0
+        for card in rng.sample(sorted(full), rng.randrange(1, len(full) + 1)):
+            only |= 1 << card
+        asked = {c: v for c, v in full.items() if only >> c & 1}
+        values, nodes = solve_root(pos, team, None, only)
+        assert values == asked
+        assert Solver(kind, pos.code, team).root_values(pos, only) == asked
+        assert nodes <= solve_root(pos, team)[1]

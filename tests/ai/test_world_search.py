@@ -21,6 +21,8 @@ from engine.ai.world_search import (
     SCORE,
     SEARCH_COMPILED,
     Judge,
+    Race,
+    Totals,
     foreseen_melds,
     melds_to_foresee,
     play_likelihood,
@@ -471,6 +473,7 @@ def test_more_threads_give_the_same_totals() -> None:
         {"infer": INFER_PLAYS},
         {"infer": INFER_POLICY | INFER_SOLVED, "judge": Judge(2, 28, 20.0, 40_000)},
         {"infer": INFER_POLICY, "model_trick": 1},
+        {"infer": INFER_POLICY, "oversample": 4, "race": Race(6, 10.0)},
     ]
     rolled_out_some = 0
     try:
@@ -496,3 +499,61 @@ def test_threads_are_asked_for_within_bounds() -> None:
     for bad in (0, 9):
         with pytest.raises(ValueError, match="threads"):
             set_search_threads(bad)
+
+
+# -- the race: cards clearly worse are solved no more -----------------------------------
+
+
+@needs_c
+def test_compiled_core_races_the_cards_as_python_does() -> None:
+    """The same cards dropped after the same worlds, the same values and sums, also when
+    the node budget runs out (the dropped cards are then not rolled out either)."""
+    from engine.ai.world_search import INFER_POLICY
+
+    dropped_some = 0
+    for i, k in enumerate(positions(12, min_actions=4, max_actions=30)):
+        for budget in (10**9, 400_000, 3_000):
+            for race in (Race(4, 0.0), Race(6, 20.0)):
+                plan = {"oversample": 4, "race": race}
+                c = world_totals(k, 16, 7 + i, budget, INFER_POLICY, SCORE, True, **plan)  # type: ignore[arg-type]
+                p = world_totals(k, 16, 7 + i, budget, INFER_POLICY, SCORE, False, **plan)  # type: ignore[arg-type]
+                assert c == p
+                dropped_some += bool(c.dropped)
+    assert dropped_some
+
+
+def test_a_race_changes_no_kept_card_only_the_work() -> None:
+    """Solved to the end, a kept card's total is the one it has without a race (a solve
+    is exact whatever was solved before it); a dropped card was more than the margin
+    below the best over the worlds before the cut, and keeps that mean."""
+    margin = 15.0
+    raced_some = 0
+    for i, k in enumerate(positions(16, min_actions=4, max_actions=30)):
+        plain = world_totals(k, 12, 50 + i, 10**9, INFER_PLAYS, SCORE)
+        raced = world_totals(k, 12, 50 + i, 10**9, INFER_PLAYS, SCORE, race=Race(4, margin))
+        early = world_totals(k, 4, 50 + i, 10**9, INFER_PLAYS, SCORE)  # the same first worlds
+        best_early = max(early.mean(c) for c in early.cards)
+        for card, a, b in zip(raced.cards, raced.totals, plain.totals, strict=True):
+            if card in raced.dropped:
+                assert best_early - early.mean(card) > margin
+                assert raced.mean(card) == pytest.approx(early.mean(card))
+            else:
+                assert a == b
+                assert best_early - early.mean(card) <= margin
+        assert raced.nodes <= plain.nodes
+        assert best_card(k.code, raced) not in raced.dropped
+        raced_some += raced.nodes < plain.nodes
+    assert raced_some
+
+
+def test_a_dropped_card_is_never_chosen() -> None:
+    found = Totals((3, 9), (50.0, 20.0), 1.0, 0, dropped=(3,))
+    assert best_card(0, found) == 9
+
+
+def test_no_race_beside_the_modeled_trick() -> None:
+    k = positions(1)[0]
+    with pytest.raises(ValueError, match="race"):
+        world_totals(k, 8, 1, 10**6, race=Race(4, 10.0), model_trick=1)
+    with pytest.raises(ValueError, match="race"):
+        world_totals(k, 8, 1, 10**6, race=Race(4, -1.0))
