@@ -24,6 +24,7 @@ def root_values(
     trick: Sequence[int],
     won: int,
     max_nodes: int = -1,
+    only: int = 0xFFFFFFFF,
     /,
 ) -> tuple[dict[int, int], int]: ...
 def search_worlds(

@@ -407,7 +407,7 @@ def world_totals(
             race.worlds,
             race.margin,
         )
-        return Totals(tuple(cards), tuple(totals), wsum, nodes, bits(dropped))
+        return Totals(tuple(cards), tuple(totals), wsum, nodes, tuple(bits(dropped)))
     if not 1 <= oversample <= 64:
         raise ValueError("oversample: 1..64")
     if model_trick not in (0, MODEL_ALL, MODEL_OPPONENTS):
@@ -558,7 +558,7 @@ def _python_totals(
     if dropped:  # a dropped card keeps the mean of the worlds it was solved in
         scale = weight_sum / early
         totals = [t * scale if dropped >> c & 1 else t for c, t in zip(cards, totals, strict=True)]
-    return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used, bits(dropped))
+    return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used, tuple(bits(dropped)))
 
 
 def modeled_values(
