@@ -22,6 +22,7 @@ from engine.ai.knowledge import knowledge_from_view
 from engine.ai.world_search import (
     INFER_AUCTION,
     INFER_PLAYS,
+    INFER_POLICY,
     SCORE,
     SEARCH_COMPILED,
     dealt_hands,
@@ -164,6 +165,12 @@ def test_compiled_core_weighs_the_auction_as_python_does() -> None:
             p = world_totals(k, 12, 500 + i, 10**9, infer, SCORE, compiled=False)
             assert c == p
             checked += 1
+        # with the policy, resampled, and a node budget that runs out early in a deal
+        both = INFER_POLICY | INFER_AUCTION
+        for budget in (10**9, 20_000):
+            c = world_totals(k, 12, 600 + i, budget, both, SCORE, compiled=True, oversample=4)
+            p = world_totals(k, 12, 600 + i, budget, both, SCORE, compiled=False, oversample=4)
+            assert c == p
         flat = world_totals(k, 12, 500 + i, 10**9, 0, SCORE, compiled=True)
         weighed = world_totals(k, 12, 500 + i, 10**9, INFER_AUCTION, SCORE, compiled=True)
         assert weighed.weight_sum <= flat.weight_sum == 12.0
