@@ -105,6 +105,25 @@ def saved_shipped(path: str, key: dict[str, object]) -> list[float]:
     return [float(x) for x in saved_record(path, key)["shipped"]]
 
 
+def unit_of(b: str) -> str:
+    """What a duel against ``b`` counts: card points with the sparring partner (card play
+    only), deal points otherwise."""
+    return "card points" if b == "sparring" else "points"
+
+
+def lead_lines(
+    b: str, label: str, shipped: list[float], changed: list[float], digits: int = 1
+) -> list[str]:
+    """The shipped and the changed expert's leads over ``b``, a line each."""
+    lines = []
+    for name, leads in (("shipped expert", shipped), (f"expert with {label}", changed)):
+        m, ci = mean_ci95(leads)
+        lines.append(
+            f"{name} vs {b}: {m:+.{digits}f} {unit_of(b)} per deal (95% CI +-{ci:.{digits}f})"
+        )
+    return lines
+
+
 def parse_settings(items: list[str]) -> dict[str, object]:
     settings: dict[str, object] = {}
     for item in items:
@@ -133,7 +152,7 @@ def main() -> None:
     if not settings:
         raise SystemExit("give at least one --set FIELD=JSON: the change to measure")
     changed_plan(settings)  # a bad field fails here, before any deck is played
-    unit = "card points" if args.b == "sparring" else "points"
+    unit = unit_of(args.b)
     key = {"ruleset": args.ruleset, "b": args.b, "seed": args.seed, "deals": args.deals}
     if args.shipped:
         shipped = saved_shipped(args.shipped, key)
@@ -145,9 +164,7 @@ def main() -> None:
         record |= {"shipped": shipped, "changed": changed}
         Path(args.save).write_text(json.dumps(record) + "\n")
     label = " ".join(args.set)
-    for name, leads in (("shipped expert", shipped), (f"expert with {label}", changed)):
-        m, ci = mean_ci95(leads)
-        print(f"{name} vs {args.b}: {m:+.1f} {unit} per deal (95% CI +-{ci:.1f})")
+    print("\n".join(lead_lines(args.b, label, shipped, changed)))
     diffs = [c - s for c, s in zip(changed, shipped, strict=True)]
     m, ci = mean_ci95(diffs)
     differ = sum(1 for d in diffs if d)

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.ai.arena import mean_ci95
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from paired import saved_record
+from paired import lead_lines, saved_record, unit_of
 
 SAME = ("ruleset", "b", "settings")  # what every pooled file must share
 
@@ -49,11 +49,11 @@ def read_seeds(paths: list[str]) -> tuple[dict[str, object], list[SeedLeads]]:
     """The files' shared key (ruleset, opponent, change) and each seed's leads."""
     if not paths:
         raise SystemExit("give at least one file that bench/paired.py --save wrote")
-    first = saved_record(paths[0], {}, "file")
-    key = {name: first.get(name) for name in SAME}
+    key: dict[str, object] = {}  # the first file's, which every other must share
     seeds: list[SeedLeads] = []
     for path in paths:
         data = saved_record(path, key, "file")
+        key = key or {name: data.get(name) for name in SAME}
         try:
             leads = SeedLeads(
                 int(data["seed"]),
@@ -72,7 +72,7 @@ def read_seeds(paths: list[str]) -> tuple[dict[str, object], list[SeedLeads]]:
 
 def report(key: dict[str, object], seeds: list[SeedLeads]) -> list[str]:
     """The lines ``main`` prints."""
-    unit = "card points" if key["b"] == "sparring" else "points"
+    b = str(key["b"])
     settings = key["settings"] if isinstance(key["settings"], dict) else {}
     change = " ".join(f"{name}={json.dumps(value)}" for name, value in settings.items())
     lines = []
@@ -86,12 +86,10 @@ def report(key: dict[str, object], seeds: list[SeedLeads]) -> list[str]:
     changed = [x for s in seeds for x in s.changed]
     gains = [g for s in seeds for g in s.gains]
     decks = f"{len(gains)} decks of {len(seeds)} seed(s)"
-    for name, leads in (("shipped expert", shipped), (f"expert with {change}", changed)):
-        m, ci = mean_ci95(leads)
-        lines.append(f"{name} vs {key['b']}: {m:+.2f} {unit} per deal (95% CI +-{ci:.2f})")
+    lines += lead_lines(b, change, shipped, changed, digits=2)
     m, ci = mean_ci95(gains)
     lines.append(
-        f"{key['ruleset']}, {decks}: {change} gains {m:+.2f} {unit} per deal "
+        f"{key['ruleset']}, {decks}: {change} gains {m:+.2f} {unit_of(b)} per deal "
         f"(95% CI +-{ci:.2f}), paired"
     )
     return lines
