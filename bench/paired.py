@@ -1,8 +1,8 @@
 """A change to the expert's card play, measured deck by deck against the shipped expert.
 
     python bench/paired.py --set foresee_belote=true [--set FIELD=JSON ...]
-                           [--ruleset R] [--b LEVEL] [--deals N] [--seed S] [--jobs J]
-                           [--save FILE] [--shipped FILE]
+                           [--ruleset R] [--a LEVEL] [--b LEVEL] [--deals N] [--seed S]
+                           [--jobs J] [--save FILE] [--shipped FILE]
 
 Two arenas on the same decks: the shipped expert against ``--b`` (default hard, whole
 deals), and the expert with its search plan changed by every ``--set`` (a field of
@@ -12,6 +12,7 @@ seats' views and seeds, so a deck on which the change alters no decision scores 
 the same in both: the per-deck differences are zero there, and their mean and 95%
 interval measure the change with much less noise than the two arenas' own intervals.
 It prints both arenas' results, then the paired difference and how many decks differ.
+``--a hard`` measures a change to hard's plan the same way (hard against ``--b``).
 
 ``--save FILE`` writes both arenas' per-deck leads as JSON; ``--shipped FILE`` takes the
 shipped expert's leads from such a file (the same ruleset, opponent, seed and decks)
@@ -38,8 +39,8 @@ from engine.ai.arena import mean_ci95, play_deck
 from engine.ai.search import SearchPlan, Tier
 
 
-def changed_plan(settings: dict[str, object]) -> SearchPlan:
-    """The shipped expert plan with ``settings`` applied."""
+def changed_plan(settings: dict[str, object], level: str = "expert") -> SearchPlan:
+    """``level``'s shipped plan with ``settings`` applied."""
     fields = {f.name for f in dataclasses.fields(SearchPlan)}
     values = dict(settings)
     for name in values:
@@ -50,28 +51,37 @@ def changed_plan(settings: dict[str, object]) -> SearchPlan:
             values["tiers"] = tuple(Tier(*t) for t in values["tiers"])  # type: ignore[attr-defined]
         except TypeError:
             raise SystemExit("--set tiers: a list of [cards, samples, exact, tail, race]") from None
-    return dataclasses.replace(player.EXPERT_PLAN, **values)  # type: ignore[arg-type]
+    shipped = player.LEVEL_SPECS[level].play
+    if not isinstance(shipped, SearchPlan):
+        raise SystemExit(f"--a {level}: that level plays no search plan (choose hard or expert)")
+    return dataclasses.replace(shipped, **values)  # type: ignore[arg-type]
 
 
-def use_plan(settings: dict[str, object]) -> None:
-    """Make ``expert`` play ``settings``' plan in this process (a worker's initializer)."""
+def use_plan(settings: dict[str, object], level: str = "expert") -> None:
+    """Make ``level`` play ``settings``' plan in this process (a worker's initializer)."""
     if settings:
-        plan = changed_plan(settings)
-        player.LEVEL_SPECS["expert"] = player.Level(player.LEVEL_SPECS["expert"].bidding, plan)
+        plan = changed_plan(settings, level)
+        player.LEVEL_SPECS[level] = player.Level(player.LEVEL_SPECS[level].bidding, plan)
 
 
-def _deck(job: tuple[str, str, int, int]) -> float:
-    ruleset, b, seed, i = job
-    lead, _stats = play_deck(ruleset, "expert", b, seed, i, play_only=b == "sparring")
+def _deck(job: tuple[str, str, str, int, int]) -> float:
+    ruleset, a, b, seed, i = job
+    lead, _stats = play_deck(ruleset, a, b, seed, i, play_only=b == "sparring")
     return lead
 
 
 def arena_leads(
-    ruleset: str, b: str, deals: int, seed: int, jobs: int, settings: dict[str, object]
+    ruleset: str,
+    b: str,
+    deals: int,
+    seed: int,
+    jobs: int,
+    settings: dict[str, object],
+    a: str = "expert",
 ) -> list[float]:
-    """Each deck's lead of the expert (with ``settings``) over ``b``."""
-    work = [(ruleset, b, seed, i) for i in range(deals)]
-    with ProcessPoolExecutor(jobs, initializer=use_plan, initargs=(settings,)) as pool:
+    """Each deck's lead of ``a`` (with ``settings``) over ``b``."""
+    work = [(ruleset, a, b, seed, i) for i in range(deals)]
+    with ProcessPoolExecutor(jobs, initializer=use_plan, initargs=(settings, a)) as pool:
         return list(pool.map(_deck, work))
 
 
@@ -112,11 +122,16 @@ def unit_of(b: str) -> str:
 
 
 def lead_lines(
-    b: str, label: str, shipped: list[float], changed: list[float], digits: int = 1
+    b: str,
+    label: str,
+    shipped: list[float],
+    changed: list[float],
+    digits: int = 1,
+    a: str = "expert",
 ) -> list[str]:
-    """The shipped and the changed expert's leads over ``b``, a line each."""
+    """The shipped and the changed ``a``'s leads over ``b``, a line each."""
     lines = []
-    for name, leads in (("shipped expert", shipped), (f"expert with {label}", changed)):
+    for name, leads in ((f"shipped {a}", shipped), (f"{a} with {label}", changed)):
         m, ci = mean_ci95(leads)
         lines.append(
             f"{name} vs {b}: {m:+.{digits}f} {unit_of(b)} per deal (95% CI +-{ci:.{digits}f})"
@@ -141,6 +156,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=JSON")
     parser.add_argument("--ruleset", default="classic")
+    parser.add_argument("--a", default="expert", choices=("hard", "expert"))
     parser.add_argument("--b", default="hard")
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--seed", type=int, default=2028)
@@ -151,20 +167,20 @@ def main() -> None:
     settings = parse_settings(args.set)
     if not settings:
         raise SystemExit("give at least one --set FIELD=JSON: the change to measure")
-    changed_plan(settings)  # a bad field fails here, before any deck is played
+    changed_plan(settings, args.a)  # a bad field fails here, before any deck is played
     unit = unit_of(args.b)
     key = {"ruleset": args.ruleset, "b": args.b, "seed": args.seed, "deals": args.deals}
-    if args.shipped:
-        shipped = saved_shipped(args.shipped, key)
-    else:
-        shipped = arena_leads(args.ruleset, args.b, args.deals, args.seed, args.jobs, {})
-    changed = arena_leads(args.ruleset, args.b, args.deals, args.seed, args.jobs, settings)
+    if args.a != "expert":
+        key["a"] = args.a
+    run = (args.ruleset, args.b, args.deals, args.seed, args.jobs)
+    shipped = saved_shipped(args.shipped, key) if args.shipped else arena_leads(*run, {}, args.a)
+    changed = arena_leads(*run, settings, args.a)
     if args.save:
         record = {**key, "code": code_version(), "settings": settings}
         record |= {"shipped": shipped, "changed": changed}
         Path(args.save).write_text(json.dumps(record) + "\n")
     label = " ".join(args.set)
-    print("\n".join(lead_lines(args.b, label, shipped, changed)))
+    print("\n".join(lead_lines(args.b, label, shipped, changed, a=args.a)))
     diffs = [c - s for c, s in zip(changed, shipped, strict=True)]
     m, ci = mean_ci95(diffs)
     differ = sum(1 for d in diffs if d)

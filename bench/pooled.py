@@ -29,12 +29,12 @@ from engine.ai.arena import mean_ci95
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from paired import lead_lines, saved_record, unit_of
 
-SAME = ("ruleset", "b", "settings")  # what every pooled file must share
+SAME = ("ruleset", "a", "b", "settings")  # what every pooled file must share (no "a": expert)
 
 
 @dataclass(frozen=True)
 class SeedLeads:
-    """One ``--save`` file: the decks of one seed, played by both experts."""
+    """One ``--save`` file: the decks of one seed, played by both plans of a level."""
 
     seed: int
     shipped: list[float]
@@ -86,7 +86,7 @@ def report(key: dict[str, object], seeds: list[SeedLeads]) -> list[str]:
     changed = [x for s in seeds for x in s.changed]
     gains = [g for s in seeds for g in s.gains]
     decks = f"{len(gains)} decks of {len(seeds)} seed(s)"
-    lines += lead_lines(b, change, shipped, changed, digits=2)
+    lines += lead_lines(b, change, shipped, changed, digits=2, a=str(key.get("a") or "expert"))
     m, ci = mean_ci95(gains)
     lines.append(
         f"{key['ruleset']}, {decks}: {change} gains {m:+.2f} {unit_of(b)} per deal "

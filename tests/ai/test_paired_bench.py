@@ -50,3 +50,16 @@ def test_saved_shipped_leads_are_only_taken_for_the_same_decks(tmp_path) -> None
         saved_shipped(str(saved), {**key, "seed": 5151})
     with pytest.raises(SystemExit, match="cannot read it"):
         saved_shipped(str(tmp_path / "missing.json"), key)
+
+
+def test_hard_s_plan_can_be_the_one_changed(monkeypatch) -> None:
+    """``--a hard``: the change goes to hard's plan, the expert's stays as shipped."""
+    monkeypatch.setitem(player.LEVEL_SPECS, "hard", player.LEVEL_SPECS["hard"])
+    monkeypatch.setitem(player.LEVEL_SPECS, "expert", player.LEVEL_SPECS["expert"])
+    use_plan({"node_budget": 120_000}, "hard")
+    plan = player.LEVEL_SPECS["hard"].play
+    assert plan == changed_plan({"node_budget": 120_000}, "hard")
+    assert plan != player.HARD_PLAN and plan.tiers == player.HARD_PLAN.tiers
+    assert player.LEVEL_SPECS["expert"].play == EXPERT_PLAN
+    with pytest.raises(SystemExit, match="plays no search plan"):
+        changed_plan({"node_budget": 1}, "normal")

@@ -52,3 +52,14 @@ def test_only_the_same_change_on_different_seeds_is_pooled(tmp_path: Path) -> No
     broken.write_text(json.dumps({"ruleset": "classic", "b": "sparring", "settings": CHANGE}))
     with pytest.raises(SystemExit, match=r"not a bench/paired\.py --save file"):
         read_seeds([a, str(broken)])
+
+
+def test_hard_s_runs_pool_under_hard_s_name_and_never_with_the_expert_s(tmp_path: Path) -> None:
+    a = saved(tmp_path, 1, [1, 2], [2, 3], a="hard")
+    b = saved(tmp_path, 2, [0, 0], [1, -1], a="hard")
+    lines = report(*read_seeds([a, b]))
+    assert "shipped hard vs sparring: +0.75" in lines[2]
+    assert "hard with infer_auction=true vs sparring: +1.25" in lines[3]
+    expert = saved(tmp_path, 3, [1], [1])
+    with pytest.raises(SystemExit, match="its a is None, not 'hard'"):
+        read_seeds([a, expert])
