@@ -41,7 +41,7 @@ def _numbers() -> list[str]:
     for name, value in vars(expert_bidding).items():
         if not name.isupper():
             continue
-        if isinstance(value, float):
+        if isinstance(value, int | float) and not isinstance(value, bool):
             out.append(name)
         elif isinstance(value, dict) and all(isinstance(v, float) for v in value.values()):
             out += [f"{name}.{key}" for key in value]
@@ -49,7 +49,8 @@ def _numbers() -> list[str]:
 
 
 def checked_settings(settings: dict[str, object]) -> dict[str, float]:
-    """``settings`` as numbers of ``expert_bidding``, or a message naming the bad one."""
+    """``settings`` as numbers of ``expert_bidding`` (a count such as ``SAMPLES`` stays a
+    whole number), or a message naming the bad one."""
     out: dict[str, float] = {}
     names = _numbers()
     for name, value in settings.items():
@@ -57,7 +58,12 @@ def checked_settings(settings: dict[str, object]) -> dict[str, float]:
             raise SystemExit(f"--set {name}: not a number of expert_bidding ({', '.join(names)})")
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise SystemExit(f"--set {name}: give a number")
-        out[name] = float(value)
+        if isinstance(getattr(expert_bidding, name, None), int):
+            if value != int(value) or value < 1:
+                raise SystemExit(f"--set {name}: give a whole number, 1 or more")
+            out[name] = int(value)
+        else:
+            out[name] = float(value)
     return out
 
 

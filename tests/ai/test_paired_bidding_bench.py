@@ -21,6 +21,15 @@ def test_a_setting_is_a_number_of_the_expert_bidding() -> None:
         checked_settings({"VETO_MARGIN": "high"})
 
 
+def test_a_count_stays_a_whole_number() -> None:
+    settings = checked_settings({"SAMPLES": 192})
+    assert settings == {"SAMPLES": 192} and isinstance(settings["SAMPLES"], int)
+    with pytest.raises(SystemExit, match="whole number"):
+        checked_settings({"SAMPLES": 95.5})
+    with pytest.raises(SystemExit, match="whole number"):
+        checked_settings({"BID_NODES": 0})
+
+
 def test_the_change_is_what_the_bidding_reads(monkeypatch) -> None:
     monkeypatch.setattr(expert_bidding, "VETO_MARGIN", expert_bidding.VETO_MARGIN)
     monkeypatch.setattr(expert_bidding, "PROPOSE_MARGIN", expert_bidding.PROPOSE_MARGIN)
