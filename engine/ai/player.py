@@ -22,13 +22,14 @@ from engine.ai.search import SearchPlan, Tier, choose_card, play_weights
 from engine.ai.tables import CONTRACT_CODES
 from engine.match import SeatView
 
-# Hard is a small expert (since session 17): the same search core, a quarter of the
-# worlds (12 while more than 16 cards are left, 24 after), a node budget of 3 million
-# (about 0.2 s at the opening lead, past it worlds are rolled out), the worlds weighed by
-# the learned policy alone (not by the bids).  Until then hard drew 24 deals biased by the
-# auction and rolled them out by the rules of thumb until 16 cards were left; it was
-# behind the sparring partner (-2.6 and -0.3 card points a deal on 300 decks each of
-# seeds 2028 and 5151), the small expert ahead of it (+3.0 and +1.7: docs/ai.md).
+# Hard is a small expert (since session 17): the same search core, far fewer worlds (12
+# while more than 16 cards are left, 24 after; the expert solves 48 to 160), a node
+# budget of 3 million (about 0.2 s at the opening lead; past it worlds are rolled out),
+# the worlds weighed by the learned policy alone (not by the bids).  Until then hard
+# drew 24 deals biased by the auction and rolled them out by the rules of thumb until 16
+# cards were left; it was behind the sparring partner (-2.6 and -0.3 card points a deal
+# on 300 decks each of seeds 2028 and 5151), the small expert ahead of it (+3.0 and +1.7:
+# docs/ai.md).
 HARD_PLAN = SearchPlan(
     (Tier(16, 24, exact=True), Tier(32, 12, exact=True)),
     node_budget=3_000_000,
