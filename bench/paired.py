@@ -170,13 +170,15 @@ def main() -> None:
     changed_plan(settings, args.a)  # a bad field fails here, before any deck is played
     unit = unit_of(args.b)
     key = {"ruleset": args.ruleset, "b": args.b, "seed": args.seed, "deals": args.deals}
-    if args.a != "expert":
-        key["a"] = args.a
+    # hard's runs are marked "a": hard (the expert's, written before --a, are not), and
+    # --shipped takes only a file of the same level
+    key["a"] = None if args.a == "expert" else args.a
     run = (args.ruleset, args.b, args.deals, args.seed, args.jobs)
     shipped = saved_shipped(args.shipped, key) if args.shipped else arena_leads(*run, {}, args.a)
     changed = arena_leads(*run, settings, args.a)
     if args.save:
-        record = {**key, "code": code_version(), "settings": settings}
+        record = {name: value for name, value in key.items() if value is not None}
+        record |= {"code": code_version(), "settings": settings}
         record |= {"shipped": shipped, "changed": changed}
         Path(args.save).write_text(json.dumps(record) + "\n")
     label = " ".join(args.set)

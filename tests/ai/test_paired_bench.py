@@ -63,3 +63,12 @@ def test_hard_s_plan_can_be_the_one_changed(monkeypatch) -> None:
     assert player.LEVEL_SPECS["expert"].play == EXPERT_PLAN
     with pytest.raises(SystemExit, match="plays no search plan"):
         changed_plan({"node_budget": 1}, "normal")
+
+
+def test_hard_s_shipped_leads_are_never_taken_for_the_expert_s(tmp_path) -> None:
+    saved = tmp_path / "hard.json"
+    key = {"ruleset": "classic", "b": "sparring", "seed": 5151, "deals": 1}
+    saved.write_text(json.dumps({**key, "a": "hard", "shipped": [2.0], "changed": [3.0]}))
+    assert saved_shipped(str(saved), {**key, "a": "hard"}) == [2.0]
+    with pytest.raises(SystemExit, match="its a is 'hard', not None"):
+        saved_shipped(str(saved), {**key, "a": None})  # the expert's run
