@@ -169,10 +169,10 @@ def main() -> None:
         raise SystemExit("give at least one --set FIELD=JSON: the change to measure")
     changed_plan(settings, args.a)  # a bad field fails here, before any deck is played
     unit = unit_of(args.b)
-    key = {"ruleset": args.ruleset, "b": args.b, "seed": args.seed, "deals": args.deals}
     # hard's runs are marked "a": hard (the expert's, written before --a, are not), and
     # --shipped takes only a file of the same level
-    key["a"] = None if args.a == "expert" else args.a
+    a = None if args.a == "expert" else args.a
+    key = {"ruleset": args.ruleset, "a": a, "b": args.b, "seed": args.seed, "deals": args.deals}
     run = (args.ruleset, args.b, args.deals, args.seed, args.jobs)
     shipped = saved_shipped(args.shipped, key) if args.shipped else arena_leads(*run, {}, args.a)
     changed = arena_leads(*run, settings, args.a)
