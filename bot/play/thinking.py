@@ -64,6 +64,12 @@ def choose(view: Any, level: str, seed: int) -> Action:
     return fallback_choice(legal, seed)
 
 
+def choose_on(threads: int, view: Any, level: str, seed: int) -> Action:
+    """In a thinking process: :func:`choose`, its worlds solved on ``threads`` threads."""
+    use_search_threads(threads)
+    return choose(view, level, seed)
+
+
 #: The settings' ``thinkers`` (bot.ops.settings), set by ``belote run`` before any bot thinks.
 CONFIGURED: int | None = None
 
@@ -85,9 +91,10 @@ CONFIGURED_THREADS: int | None = None
 
 
 def search_threads() -> int:
-    """How many threads one expert decision may solve its worlds on, in a thinking
-    process: the settings' ``BELOTE_SEARCH_THREADS``, else two where this process may use
-    two cores or more.  The action does not depend on it; a quiet server answers in about
+    """How many threads one expert decision may solve its worlds on, at most, in a
+    thinking process: the settings' ``BELOTE_SEARCH_THREADS``, else two where this
+    process may use two cores or more (``_Pool.threads_for_next`` gives fewer while the
+    other workers think).  The action does not depend on it; a quiet server answers in about
     half the time, and a busy one does the same work."""
     if CONFIGURED_THREADS is not None:
         return CONFIGURED_THREADS
@@ -118,7 +125,20 @@ class _Pool:
         self._lifeline: Connection | None = None  # its end closes when this process ends
         self.workers = 0
         self.decisions = 0  # decisions answered by the pool (a test and the bench read it)
+        self.in_flight = 0  # decisions sent and not yet answered
         self.threads_here = False  # this process's searches were given their threads
+
+    def threads_for_next(self) -> int:
+        """The threads the next decision may solve on: ``search_threads()`` when the
+        other workers are idle, fewer when they are busy.
+
+        A second thread halves an expert's answer on a quiet machine for about the same
+        CPU; when the other workers are thinking too, it only contends with them for the
+        cores (measured with ``bench/load.py --level expert``: 9% more CPU a decision
+        with two threads every time, on 2 cores).  The action does not depend on it.
+        """
+        idle = max(1, self.workers - self.in_flight)
+        return min(search_threads(), idle)
 
     def get(self) -> ProcessPoolExecutor | None:
         if self.executor is None:
@@ -207,12 +227,16 @@ async def think(view: Any, level: str, seed: int) -> Action:
         if executor is None:
             break
         loop = asyncio.get_running_loop()
+        threads = pool.threads_for_next()
+        pool.in_flight += 1
         try:
-            action = await loop.run_in_executor(executor, choose, view, level, seed)
+            action = await loop.run_in_executor(executor, choose_on, threads, view, level, seed)
         except BrokenProcessPool:
             log.warning("a thinking process died; starting a new pool")
             pool.drop()
             continue
+        finally:
+            pool.in_flight -= 1
         pool.decisions += 1
         return action
     if not pool.threads_here:  # thinking in a thread of this process: its searches too

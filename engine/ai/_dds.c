@@ -91,7 +91,9 @@ typedef struct {
     int8_t best;
 } Entry;
 
-#define TT_BITS 19 /* 512k entries, 14 MB per thread that solves */
+#define TT_BITS 17 /* 128k entries, 3.5 MB per thread that solves: a world is solved with
+                    * a fresh table, and a smaller one stays in the cache (measured 9% more
+                    * nodes a second than 512k entries, two decisions at once on 2 cores) */
 #define TT_SIZE (1u << TT_BITS)
 static __thread Entry *table = NULL;
 static __thread uint32_t generation = 0;

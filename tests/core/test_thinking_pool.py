@@ -166,3 +166,41 @@ async def test_a_thinking_process_searches_on_the_threads_asked(pool, monkeypatc
     loop = asyncio.get_running_loop()
     before = await loop.run_in_executor(executor, set_search_threads, 3)
     assert before == 3
+
+
+def test_a_decision_takes_a_second_thread_only_from_an_idle_worker(monkeypatch) -> None:
+    """Two threads halve an expert's answer when the other workers are idle; when they
+    think too, the second thread would only contend with them for the cores."""
+    monkeypatch.setattr(thinking, "CONFIGURED_THREADS", None)
+    monkeypatch.setenv("BELOTE_SEARCH_THREADS", "2")
+    two_workers = thinking._Pool()
+    two_workers.workers = 2
+    assert two_workers.threads_for_next() == 2
+    two_workers.in_flight = 1
+    assert two_workers.threads_for_next() == 1
+    two_workers.in_flight = 5
+    assert two_workers.threads_for_next() == 1
+    four_workers = thinking._Pool()
+    four_workers.workers, four_workers.in_flight = 4, 1
+    assert four_workers.threads_for_next() == 2
+
+
+async def test_the_worker_solves_on_the_threads_its_decision_was_given(pool, monkeypatch) -> None:
+    """One thinking process: every decision is its only one, and it is given one thread
+    whatever BELOTE_SEARCH_THREADS allows (the other cores belong to other processes)."""
+    from engine.ai.world_search import SEARCH_COMPILED, set_search_threads
+
+    if not SEARCH_COMPILED:
+        pytest.skip("the compiled core was not built")
+    monkeypatch.setattr(thinking, "CONFIGURED", None)
+    monkeypatch.setattr(thinking, "CONFIGURED_THREADS", None)
+    monkeypatch.setenv("BELOTE_THINKERS", "1")
+    monkeypatch.setenv("BELOTE_SEARCH_THREADS", "3")
+    executor = pool.get()
+    assert executor is not None
+    loop = asyncio.get_running_loop()
+    assert await loop.run_in_executor(executor, set_search_threads, 3) == 3  # as it started
+    view = views("classic", 6, seed=3)[-1]
+    await thinking.think(view, "hard", 1)
+    assert pool.in_flight == 0
+    assert await loop.run_in_executor(executor, set_search_threads, 3) == 1
