@@ -10,6 +10,11 @@ processes), the garbage collector's pauses and the memory a table.
 
     python bench/load.py --tables 1000 --seconds 20
     python bench/load.py --tables 8 --seconds 75 --level expert --bot-delay 3
+    python bench/load.py --level expert      # 8 tables, 240 s, a move every 3 s
+
+Without ``--tables``, ``--seconds`` or ``--bot-delay`` the level's own defaults apply
+(``DEFAULTS``): the expert's are about two whole deals a table at a person's pace (75 s
+hold only the first deal's auction and first tricks, the dearest moves).
     python bench/load.py --tables 1000 --seconds 20 --processes 2
 
 ``--processes N`` runs N bot processes, each with ``tables / N`` tables and its own
@@ -310,11 +315,23 @@ def parent(args: argparse.Namespace) -> list[dict[str, Any]]:
     return runs
 
 
+# What the options default to, by level: the event-loop levels are measured by many
+# fast tables; hard and expert at a person's pace, on tables few enough for the thinking
+# processes to keep up, and the expert for about two whole deals a table, since the
+# first moves of a deal (its auction, its first tricks) cost far more than the rest.
+DEFAULTS: dict[str, tuple[int, float, float]] = {  # tables, seconds, bot delay
+    "easy": (1000, 20.0, 1.0),
+    "normal": (1000, 20.0, 1.0),
+    "hard": (100, 30.0, 3.0),
+    "expert": (8, 240.0, 3.0),
+}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, default=1000)
-    p.add_argument("--seconds", type=float, default=20.0)
-    p.add_argument("--bot-delay", type=float, default=1.0, help="seconds between moves")
+    p.add_argument("--tables", type=int, default=None, help="default: by level (DEFAULTS)")
+    p.add_argument("--seconds", type=float, default=None, help="default: by level")
+    p.add_argument("--bot-delay", type=float, default=None, help="seconds between moves")
     p.add_argument("--level", default="normal", choices=("easy", "normal", "hard", "expert"))
     p.add_argument(
         "--db",
@@ -327,6 +344,10 @@ def main() -> None:
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--offset", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args()
+    tables, seconds, bot_delay = DEFAULTS[args.level]
+    args.tables = tables if args.tables is None else args.tables
+    args.seconds = seconds if args.seconds is None else args.seconds
+    args.bot_delay = bot_delay if args.bot_delay is None else args.bot_delay
     if args.child:
         asyncio.run(child(args))
         return
