@@ -327,6 +327,15 @@ DEFAULTS: dict[str, tuple[int, float, float]] = {  # tables, seconds, bot delay
 }
 
 
+def with_level_defaults(args: argparse.Namespace) -> argparse.Namespace:
+    """``args`` with each option left out set to the level's default (``DEFAULTS``)."""
+    tables, seconds, bot_delay = DEFAULTS[args.level]
+    args.tables = tables if args.tables is None else args.tables
+    args.seconds = seconds if args.seconds is None else args.seconds
+    args.bot_delay = bot_delay if args.bot_delay is None else args.bot_delay
+    return args
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=None, help="default: by level (DEFAULTS)")
@@ -343,11 +352,7 @@ def main() -> None:
     p.add_argument("--profile", default=None, help="write a cProfile of the measured window")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--offset", type=int, default=0, help=argparse.SUPPRESS)
-    args = p.parse_args()
-    tables, seconds, bot_delay = DEFAULTS[args.level]
-    args.tables = tables if args.tables is None else args.tables
-    args.seconds = seconds if args.seconds is None else args.seconds
-    args.bot_delay = bot_delay if args.bot_delay is None else args.bot_delay
+    args = with_level_defaults(p.parse_args())
     if args.child:
         asyncio.run(child(args))
         return
