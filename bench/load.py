@@ -11,11 +11,11 @@ processes), the garbage collector's pauses and the memory a table.
     python bench/load.py --tables 1000 --seconds 20
     python bench/load.py --tables 8 --seconds 75 --level expert --bot-delay 3
     python bench/load.py --level expert      # 8 tables, 240 s, a move every 3 s
+    python bench/load.py --tables 1000 --seconds 20 --processes 2
 
 Without ``--tables``, ``--seconds`` or ``--bot-delay`` the level's own defaults apply
 (``DEFAULTS``): the expert's are about two whole deals a table at a person's pace (75 s
 hold only the first deal's auction and first tricks, the dearest moves).
-    python bench/load.py --tables 1000 --seconds 20 --processes 2
 
 ``--processes N`` runs N bot processes, each with ``tables / N`` tables and its own
 thinking pool, measured over the same window; with SQLite each process has its own
@@ -341,7 +341,7 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=None, help="default: by level (DEFAULTS)")
     p.add_argument("--seconds", type=float, default=None, help="default: by level")
     p.add_argument("--bot-delay", type=float, default=None, help="seconds between moves")
-    p.add_argument("--level", default="normal", choices=("easy", "normal", "hard", "expert"))
+    p.add_argument("--level", default="normal", choices=tuple(DEFAULTS))
     p.add_argument(
         "--db",
         default="sqlite",
