@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from engine.ai.auction import auction_likelihood, seen_bids
 from engine.ai.bidding import BidTurn, auction_state, bid_on, heuristic_bid, strength
 from engine.ai.rollout import rollout
 from engine.ai.scoring import belote_points, deal_value
@@ -41,6 +42,8 @@ VETO_MARGIN = 20.0  # French: pass a hand the evaluation would take if it loses 
 # over a pass (classic measured better at 20 than at 40 on 1,500 decks, club not: bench/arena.md)
 PROPOSE_MARGIN = {"classic": 20.0, "club": 40.0}
 REJECT_TRIES = 30
+# Deals drawn per deal foreseen, weighed by the others' bids and resampled (1: none)
+BID_OVERSAMPLE = 1
 CALL_FLOOR = 15.0  # bidding points a caller surely has (5 cards)
 PASS_CEILING = 30.0  # bidding points a player who passed on the turned card surely lacks
 # How a deal's card points are foreseen: DD_WEIGHT x (the solver's value, less its
@@ -69,34 +72,76 @@ def _seat(view: SeatView) -> int:
 
 
 def _deals(view: SeatView, rng: random.Random, n: int) -> list[tuple[list[int], list[int]]]:
-    """Full 8-card hands for every seat, mine holding my cards (and the turned card)."""
+    """``n`` deals of the unseen cards: each seat's 5 auction cards, then the rest of the
+    deck in the order it will be dealt.
+
+    With ``BID_OVERSAMPLE`` > 1, that many times the deals are drawn and weighed by how
+    well their auction hands explain the others' bids (``auction.auction_likelihood``,
+    the card play's model of the auction), and ``n`` are picked among them in proportion
+    to those weights: the bids foresee the deal on the hands the auction points to, as
+    the card play searches the worlds it does.  A deal picked twice keeps its auction
+    hands and gets the rest of the deck shuffled anew.
+    """
+    drawn = [_deal(view, rng) for _ in range(n * BID_OVERSAMPLE)]
+    if BID_OVERSAMPLE <= 1:
+        return drawn
+    seen = seen_bids(view)
+    weights = [auction_likelihood(seen, hands, view.turned) for hands, _rest in drawn]
+    out = []
+    for i, times in _systematic(weights, n, rng.random()):
+        hands, rest = drawn[i]
+        out.append((hands, rest))
+        for _ in range(times - 1):
+            again = rest[:]
+            rng.shuffle(again)
+            out.append((hands, again))
+    return out
+
+
+def _systematic(weights: list[float], n: int, u: float) -> list[tuple[int, int]]:
+    """``n`` picks in proportion to ``weights`` as (index, times picked), ascending: one
+    uniform ``u`` places ``n`` evenly spaced pointers (as the card play's resampling)."""
+    total = sum(weights)
+    if not total > 0:
+        return [(i, 1) for i in range(n)]
+    step = total / n
+    count = [0] * len(weights)
+    cum = weights[0]
+    j = 0
+    for i in range(n):
+        target = (u + i) * step
+        while cum < target and j < len(weights) - 1:
+            j += 1
+            cum += weights[j]
+        count[j] += 1
+    return [(i, c) for i, c in enumerate(count) if c]
+
+
+def _deal(view: SeatView, rng: random.Random) -> tuple[list[int], list[int]]:
+    """One deal of the unseen cards that loosely fits the auction (``_fits_auction``)."""
     me = _seat(view)
     hand = 0
     for c in view.hand:
         hand |= 1 << c
-    turned = view.turned
     pool_mask = FULL & ~hand
-    if turned is not None:
-        pool_mask &= ~(1 << turned)
+    if view.turned is not None:
+        pool_mask &= ~(1 << view.turned)
     pool = bits(pool_mask)
-    out = []
-    for _ in range(n):
-        for _attempt in range(REJECT_TRIES):
-            cards = pool[:]
-            rng.shuffle(cards)
-            hands = [0, 0, 0, 0]
-            hands[me] = hand
-            i = 0
-            for s in range(4):
-                if s == me:
-                    continue
-                for c in cards[i : i + 5]:
-                    hands[s] |= 1 << c
-                i += 5
-            if _fits_auction(view, hands):
-                break
-        out.append((hands, cards[i:]))
-    return out
+    for _attempt in range(REJECT_TRIES):
+        cards = pool[:]
+        rng.shuffle(cards)
+        hands = [0, 0, 0, 0]
+        hands[me] = hand
+        i = 0
+        for s in range(4):
+            if s == me:
+                continue
+            for c in cards[i : i + 5]:
+                hands[s] |= 1 << c
+            i += 5
+        if _fits_auction(view, hands):
+            break
+    return hands, cards[i:]
 
 
 def _fits_auction(view: SeatView, hands: list[int]) -> bool:

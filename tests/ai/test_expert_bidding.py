@@ -123,3 +123,55 @@ def test_bulgarian_carres_count_for_both_teams(monkeypatch) -> None:
     bulgarian = get_ruleset("bulgarian")
     assert _melds(bulgarian, 1, deal, 1) == [200, 100 + 50]
     assert _melds(bulgarian, 4, deal, 1) == [0, 0]  # No Trump: no melds
+
+
+def taken_view():
+    """Seat 1's view after seat 0 took the 7C (seats 1, 2 and 3 passed)."""
+    m = Match("classic", decks=[deck_for({1: "8S 9S AS 8H 9H"}, turned="7C")])
+    for seat in (1, 2, 3):
+        m.apply(seat, "pass")
+    m.apply(0, "take")
+    return m.view(1)
+
+
+def test_the_deals_foreseen_follow_the_others_bids(monkeypatch) -> None:
+    """Seat 0 took the 7C: weighed by the bids, its auction hand holds the jack of clubs
+    (the trump it most needs to take) far more often than in the deals drawn loosely."""
+    view = taken_view()
+    jack = 1 << parse_cards("JC")[0]
+
+    def share_with_the_jack(oversample: int) -> float:
+        monkeypatch.setattr(expert_bidding, "BID_OVERSAMPLE", oversample)
+        deals = _deals(view, random.Random(11), 200)
+        assert len(deals) == 200
+        return sum(1 for hands, _rest in deals if hands[0] & jack) / len(deals)
+
+    loose, weighed = share_with_the_jack(1), share_with_the_jack(4)
+    assert weighed > loose + 0.1
+
+
+def test_a_deal_picked_twice_keeps_its_auction_hands_and_reshuffles_the_rest(
+    monkeypatch,
+) -> None:
+    """One drawn deal explains the bids far better than the others: it is foreseen many
+    times, always with its auction hands, the rest of the deck dealt anew."""
+    monkeypatch.setattr(expert_bidding, "BID_OVERSAMPLE", 4)
+    best: list[list[int]] = []
+
+    def likelihood(_seen, dealt, _turned) -> float:
+        if not best:
+            best.append(list(dealt))
+        return 1.0 if list(dealt) == best[0] else 0.001
+
+    monkeypatch.setattr(expert_bidding, "auction_likelihood", likelihood)
+    deals = _deals(taken_view(), random.Random(2), 16)
+    copies = [rest for hands, rest in deals if hands == best[0]]
+    assert len(deals) == 16 and len(copies) >= 12
+    assert all(sorted(r) == sorted(copies[0]) for r in copies)
+    assert len({tuple(r) for r in copies}) > 1
+
+
+def test_systematic_picks_follow_the_weights() -> None:
+    picks = expert_bidding._systematic([0.0, 3.0, 1.0, 0.0], 8, 0.5)
+    assert picks == [(1, 6), (2, 2)]
+    assert expert_bidding._systematic([0.0, 0.0], 2, 0.3) == [(0, 1), (1, 1)]
