@@ -1,0 +1,191 @@
+"""A level's card decisions scored against the true deal: a low-noise measure of play.
+
+    python bench/regret.py --positions FILE [--a LEVEL] [--set FIELD=JSON ...]
+                           [--deals N] [--seed S] [--ruleset R] [--jobs J]
+                           [--save FILE] [--against FILE]
+
+A duel's score follows the whole deal that a decision sets off, so a change worth a
+point a deal hides in a spread of some forty; measuring it takes hundreds of decks.  This
+script scores decisions one at a time instead.  It records positions once (``--deals``
+decks played card play only, every seat bidding as hard, at a table of four sparring
+partners and at a table of two experts against two sparring partners; every card
+decision with a choice, of every seat), with the double-dummy value of each legal card
+in the deal as it truly lies, and keeps them in ``--positions`` (made when missing,
+read when present).  Then it asks ``--a`` (``sparring``, ``hard`` or ``expert``, with its
+plan changed by every ``--set``, as in ``bench/paired.py``) for its card in each position,
+from the seat's view alone, and counts the card's *regret*: the best card's value in the
+true deal minus its own (card points, last trick and capot included).
+
+The figure is a team's regret a deal (the decisions of two seats, both tables of a deck
+averaged), with a 95% CI over the decks; with ``--set`` it also scores the shipped level
+on the same positions and prints the paired difference.  ``--save`` keeps the regrets scored
+(the changed level's, or the shipped one's) and ``--against`` takes the baseline from such
+a file instead of scoring the shipped level again.  It is a proxy: the true deal's
+values assume everyone plays perfectly afterwards, and a card that tells the partner
+something is worth nothing here.  What it measures well is how good a seat's picture of
+the hidden hands is, decision by decision, with the noise of the rest of the deal gone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.paired import parse_settings, use_plan
+from engine.ai import choose_action
+from engine.ai.arena import MAX_REDEALS, arena_action, deck_source, mean_ci95, table_seed
+from engine.ai.knowledge import knowledge_from_view
+from engine.ai.solver import Position, solve_root
+from engine.ai.sparring import DEFAULT_WORLDS, SPARRING, sparring_card
+from engine.ai.tables import bits, legal_mask
+from engine.match import Match, SeatView
+
+TABLES = (("sparring",) * 4, ("expert", "sparring", "expert", "sparring"))
+LEVELS = (SPARRING, "hard", "expert")
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A card decision with a choice, and what each legal card is worth in the true deal."""
+
+    deck: int
+    view: SeatView
+    seed: int
+    values: dict[int, int]  # card -> the mover's team's card points minus the other's
+
+
+def true_values(m: Match, view: SeatView) -> dict[int, int]:
+    """Every legal card's double-dummy value with every hand as it truly is."""
+    k = knowledge_from_view(view)
+    hands = [m.hand_mask(s) for s in range(4)]
+    pos = Position(k.kind, k.code, hands, k.leader, list(k.trick), k.won)
+    values, _nodes = solve_root(pos, k.seat & 1)
+    return values
+
+
+def record_deck(job: tuple[str, int, int]) -> list[Spot]:
+    """The spots of both tables of deck ``i``."""
+    ruleset, seed, i = job
+    out: list[Spot] = []
+    for t, levels in enumerate(TABLES):
+        m = Match(ruleset, decks=deck_source(seed, i))
+        play_seed = table_seed(seed, i, t)
+        while m.to_move is not None and len(m.deals) <= MAX_REDEALS:
+            seat = m.to_move
+            view = m.view(seat)
+            action = arena_action(view, levels[seat], play_seed, None, True)
+            if view.legal and view.legal[0].kind == "play":
+                k = knowledge_from_view(view)
+                if len(bits(legal_mask(k.kind, k.code, k.hand, k.trick))) > 1:
+                    out.append(Spot(i, view, play_seed, true_values(m, view)))
+            m.apply(seat, action)
+            if any(d.result is not None for d in m.deals):
+                break
+    return out
+
+
+def positions(path: Path, ruleset: str, deals: int, seed: int, jobs: int) -> list[Spot]:
+    """The spots kept in ``path``, recorded first when it does not exist."""
+    if path.exists():
+        with path.open("rb") as f:
+            kept = pickle.load(f)
+        if kept["key"] != (ruleset, deals, seed):
+            raise SystemExit(
+                f"--positions {path}: recorded for {kept['key']}, not {(ruleset, deals, seed)}"
+            )
+        return kept["spots"]
+    work = [(ruleset, seed, i) for i in range(deals)]
+    with ProcessPoolExecutor(jobs) as pool:
+        spots = [s for deck in pool.map(record_deck, work) for s in deck]
+    with path.open("wb") as f:
+        pickle.dump({"key": (ruleset, deals, seed), "spots": spots}, f)
+    return spots
+
+
+def card_of(level: str, spot: Spot) -> int:
+    if level == SPARRING:
+        rng = random.Random(f"regret|{spot.seed}|{len(spot.view.tricks)}|{spot.view.seat}")
+        return sparring_card(knowledge_from_view(spot.view), DEFAULT_WORLDS, rng)
+    card = choose_action(spot.view, level, spot.seed).card
+    assert card is not None
+    return card
+
+
+def regret(job: tuple[str, Spot]) -> float:
+    level, spot = job
+    card = card_of(level, spot)
+    return max(spot.values.values()) - spot.values[card]
+
+
+def regrets(level: str, spots: list[Spot], jobs: int, settings: dict[str, object]) -> list[float]:
+    with ProcessPoolExecutor(jobs, initializer=use_plan, initargs=(settings, level)) as pool:
+        return list(pool.map(regret, [(level, s) for s in spots], chunksize=8))
+
+
+def per_deck(spots: list[Spot], values: list[float]) -> list[float]:
+    """A team's regret a deal, deck by deck: both tables' four seats summed, halved twice."""
+    decks: dict[int, float] = {}
+    for s, v in zip(spots, values, strict=True):
+        decks[s.deck] = decks.get(s.deck, 0.0) + v / 4
+    return [decks[d] for d in sorted(decks)]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", required=True, metavar="FILE")
+    ap.add_argument("--a", default="expert", choices=LEVELS)
+    ap.add_argument("--set", action="append", default=[], metavar="FIELD=JSON")
+    ap.add_argument("--ruleset", default="classic")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=4242)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--save", metavar="FILE", help="keep the regrets scored, as JSON")
+    ap.add_argument("--against", metavar="FILE", help="the baseline's regrets of a --save")
+    args = ap.parse_args()
+    settings = parse_settings(args.set)
+    if settings and args.a == SPARRING:
+        raise SystemExit("--set changes a search plan: give --a hard or --a expert")
+    spots = positions(Path(args.positions), args.ruleset, args.deals, args.seed, args.jobs)
+    baseline = None
+    if args.against:
+        baseline = [float(x) for x in json.loads(Path(args.against).read_text())]
+        if len(baseline) != len(spots):
+            raise SystemExit(f"--against {args.against}: not scored on these positions")
+    label = args.a if not settings else f"{args.a} with {' '.join(args.set)}"
+    got = regrets(args.a, spots, args.jobs, settings)
+    print(summary(label, spots, got))
+    if args.save:
+        Path(args.save).write_text(json.dumps(got))
+    if baseline is None and settings:
+        baseline = regrets(args.a, spots, args.jobs, {})
+        print(summary(args.a, spots, baseline))
+    if baseline is not None:
+        diff = [a - b for a, b in zip(got, baseline, strict=True)]
+        m, ci = mean_ci95(per_deck(spots, diff))
+        differ = sum(1 for d in diff if d)
+        print(
+            f"{args.ruleset}, {args.deals} decks of seed {args.seed}: the change costs "
+            f"{m:+.2f} card points a team a deal (95% CI +-{ci:.2f}), paired; "
+            f"{differ} of {len(diff)} decisions score otherwise"
+        )
+
+
+def summary(label: str, spots: list[Spot], got: list[float]) -> str:
+    best = sum(1 for r in got if r == 0) / len(got)
+    m, ci = mean_ci95(per_deck(spots, got))
+    return (
+        f"{label}: {len(got)} decisions, the best card {best:.1%}; "
+        f"regret {m:.2f} card points a team a deal (95% CI +-{ci:.2f})"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""bench/regret.py: a decision scored by what each legal card is worth in the true deal."""
+
+from __future__ import annotations
+
+import random
+
+from bench.regret import Spot, per_deck, regret, true_values
+from engine.ai.arena import deck_source
+from engine.ai.knowledge import knowledge_from_view
+from engine.ai.solver import Position, minimax_values
+from engine.match import Match
+
+
+def late_spot() -> tuple[Match, Spot]:
+    """A classic deal played at random until the seat to move holds two or three cards
+    and has a choice."""
+    m = Match("classic", decks=deck_source(7, 3))
+    rng = random.Random(1)
+    while m.to_move is not None:
+        seat = m.to_move
+        view = m.view(seat)
+        plays = {a.card for a in view.legal if a.kind == "play"}
+        if len(view.hand) <= 3 and len(plays) > 1:
+            return m, Spot(0, view, 5, true_values(m, view))
+        m.apply(seat, "take" if "take" in [a.text for a in view.legal] else rng.choice(view.legal))
+    raise AssertionError("the deal ended before a late choice")
+
+
+def test_the_cards_are_valued_in_the_deal_as_it_truly_lies() -> None:
+    m, spot = late_spot()
+    k = knowledge_from_view(spot.view)
+    hands = [m.hand_mask(s) for s in range(4)]
+    reference = minimax_values(
+        Position(k.kind, k.code, hands, k.leader, list(k.trick), k.won), k.seat & 1
+    )
+    assert spot.values == reference
+
+
+def test_the_best_card_has_no_regret_and_the_others_their_shortfall(monkeypatch) -> None:
+    _m, spot = late_spot()
+    best = max(spot.values, key=spot.values.get)
+    worst = min(spot.values, key=spot.values.get)
+    assert spot.values[best] > spot.values[worst]  # a choice that matters
+    for card in (best, worst):
+        monkeypatch.setattr("bench.regret.card_of", lambda _level, _spot, c=card: c)
+        assert regret(("expert", spot)) == spot.values[best] - spot.values[card]
+
+
+def test_a_deal_counts_a_team_s_decisions_at_both_tables() -> None:
+    """Two tables of four seats: a quarter of a deck's decisions is a team's deal."""
+    _m, spot = late_spot()
+    spots = [Spot(0, spot.view, 1, {}), Spot(0, spot.view, 1, {}), Spot(1, spot.view, 1, {})]
+    assert per_deck(spots, [4.0, 8.0, 2.0]) == [3.0, 0.5]
