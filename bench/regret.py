@@ -92,22 +92,34 @@ def record_deck(job: tuple[str, int, int]) -> list[Spot]:
     return out
 
 
+Key = tuple[str, int, int]  # ruleset, decks, seed
+
+
 def positions(path: Path, ruleset: str, deals: int, seed: int, jobs: int) -> list[Spot]:
     """The spots kept in ``path``, recorded first when it does not exist."""
+    key = (ruleset, deals, seed)
     if path.exists():
-        with path.open("rb") as f:
-            kept = pickle.load(f)
-        if kept["key"] != (ruleset, deals, seed):
-            raise SystemExit(
-                f"--positions {path}: recorded for {kept['key']}, not {(ruleset, deals, seed)}"
-            )
-        return kept["spots"]
+        return load_spots(path, key)
     work = [(ruleset, seed, i) for i in range(deals)]
     with ProcessPoolExecutor(jobs) as pool:
         spots = [s for deck in pool.map(record_deck, work) for s in deck]
-    with path.open("wb") as f:
-        pickle.dump({"key": (ruleset, deals, seed), "spots": spots}, f)
+    save_spots(path, key, spots)
     return spots
+
+
+def save_spots(path: Path, key: Key, spots: list[Spot]) -> None:
+    # plain tuples, so the file reads back whichever module ``Spot`` was loaded as
+    rows = [(s.deck, s.view, s.seed, s.values) for s in spots]
+    with path.open("wb") as f:
+        pickle.dump({"key": key, "spots": rows}, f)
+
+
+def load_spots(path: Path, key: Key) -> list[Spot]:
+    with path.open("rb") as f:
+        kept = pickle.load(f)
+    if tuple(kept["key"]) != key:
+        raise SystemExit(f"--positions {path}: recorded for {tuple(kept['key'])}, not {key}")
+    return [Spot(*row) for row in kept["spots"]]
 
 
 def card_of(level: str, spot: Spot) -> int:

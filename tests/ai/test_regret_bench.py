@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 
-from bench.regret import Spot, per_deck, regret, true_values
+import pytest
+
+from bench.regret import Spot, load_spots, per_deck, regret, save_spots, true_values
 from engine.ai.arena import deck_source
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.solver import Position, minimax_values
@@ -51,3 +53,13 @@ def test_a_deal_counts_a_team_s_decisions_at_both_tables() -> None:
     _m, spot = late_spot()
     spots = [Spot(0, spot.view, 1, {}), Spot(0, spot.view, 1, {}), Spot(1, spot.view, 1, {})]
     assert per_deck(spots, [4.0, 8.0, 2.0]) == [3.0, 0.5]
+
+
+def test_positions_are_kept_and_read_back_only_for_their_decks(tmp_path) -> None:
+    _m, spot = late_spot()
+    path = tmp_path / "positions.pkl"
+    save_spots(path, ("classic", 1, 4242), [spot])
+    (back,) = load_spots(path, ("classic", 1, 4242))
+    assert back == spot
+    with pytest.raises(SystemExit, match="recorded for"):
+        load_spots(path, ("classic", 2, 4242))
