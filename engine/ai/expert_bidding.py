@@ -23,6 +23,8 @@ from engine.ai.rollout import rollout
 from engine.ai.scoring import belote_points, deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve
 from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, belote_pairs, bits
+from engine.ai.world_search import resample
+from engine.ai.worlds import SplitMix
 from engine.core import counting_melds, find_melds
 from engine.errors import EngineError
 from engine.rulesets import Ruleset, get_ruleset
@@ -79,7 +81,8 @@ def _deals(view: SeatView, rng: random.Random, n: int) -> list[tuple[list[int], 
     well their auction hands explain the others' bids (``auction.auction_likelihood``,
     the card play's model of the auction), and ``n`` are picked among them in proportion
     to those weights: the bids foresee the deal on the hands the auction points to, as
-    the card play searches the worlds it does.  A deal picked twice keeps its auction
+    the card play searches the worlds it does (the same systematic resampling,
+    ``world_search.resample``).  A deal picked twice keeps its auction
     hands and gets the rest of the deck shuffled anew.
     """
     drawn = [_deal(view, rng) for _ in range(n * BID_OVERSAMPLE)]
@@ -88,7 +91,7 @@ def _deals(view: SeatView, rng: random.Random, n: int) -> list[tuple[list[int], 
     seen = seen_bids(view)
     weights = [auction_likelihood(seen, hands, view.turned) for hands, _rest in drawn]
     out = []
-    for i, times in _systematic(weights, n, rng.random()):
+    for i, times in resample(weights, n, SplitMix(rng.getrandbits(64))):
         hands, rest = drawn[i]
         out.append((hands, rest))
         for _ in range(times - 1):
@@ -96,25 +99,6 @@ def _deals(view: SeatView, rng: random.Random, n: int) -> list[tuple[list[int], 
             rng.shuffle(again)
             out.append((hands, again))
     return out
-
-
-def _systematic(weights: list[float], n: int, u: float) -> list[tuple[int, int]]:
-    """``n`` picks in proportion to ``weights`` as (index, times picked), ascending: one
-    uniform ``u`` places ``n`` evenly spaced pointers (as the card play's resampling)."""
-    total = sum(weights)
-    if not total > 0:
-        return [(i, 1) for i in range(n)]
-    step = total / n
-    count = [0] * len(weights)
-    cum = weights[0]
-    j = 0
-    for i in range(n):
-        target = (u + i) * step
-        while cum < target and j < len(weights) - 1:
-            j += 1
-            cum += weights[j]
-        count[j] += 1
-    return [(i, c) for i, c in enumerate(count) if c]
 
 
 def _deal(view: SeatView, rng: random.Random) -> tuple[list[int], list[int]]:

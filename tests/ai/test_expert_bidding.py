@@ -169,9 +169,3 @@ def test_a_deal_picked_twice_keeps_its_auction_hands_and_reshuffles_the_rest(
     assert len(deals) == 16 and len(copies) >= 12
     assert all(sorted(r) == sorted(copies[0]) for r in copies)
     assert len({tuple(r) for r in copies}) > 1
-
-
-def test_systematic_picks_follow_the_weights() -> None:
-    picks = expert_bidding._systematic([0.0, 3.0, 1.0, 0.0], 8, 0.5)
-    assert picks == [(1, 6), (2, 2)]
-    assert expert_bidding._systematic([0.0, 0.0], 2, 0.3) == [(0, 1), (1, 1)]
