@@ -30,14 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine.ai.player as player  # noqa: E402
-from engine.ai.arena import MAX_REDEALS, arena_action, deck_source, table_seed  # noqa: E402
+from bench.selfplay import card_choices  # noqa: E402
 from engine.ai.heuristic import normal_card  # noqa: E402
-from engine.ai.knowledge import knowledge_from_view  # noqa: E402
 from engine.ai.policy import HIDDEN, INPUTS, SIZE, card_features  # noqa: E402
-from engine.ai.tables import legal_mask  # noqa: E402
-from engine.match import Match  # noqa: E402
 
-TABLES = (("sparring",) * 4, ("expert", "sparring", "expert", "sparring"))
 # The expert recorded is the one without the model (its worlds weighed by the rules of
 # thumb), so the data, and the weights, do not depend on the weights being fitted.
 RECORDED = replace(player.EXPERT_PLAN, infer_plays=True, infer_policy=False, oversample=1)
@@ -50,23 +46,11 @@ def record_deck(job: tuple[str, int, int]) -> list[Decision]:
     """Every card decision with a choice at both tables of deck ``i``."""
     ruleset, seed, i = job
     out: list[Decision] = []
-    for t, levels in enumerate(TABLES):
-        m = Match(ruleset, decks=deck_source(seed, i))
-        play_seed = table_seed(seed, i, t)
-        while m.to_move is not None and len(m.deals) <= MAX_REDEALS:
-            seat = m.to_move
-            view = m.view(seat)
-            action = arena_action(view, levels[seat], play_seed, None, True)
-            if view.legal and view.legal[0].kind == "play":
-                k = knowledge_from_view(view)
-                legal = legal_mask(k.kind, k.code, k.hand, k.trick)
-                if legal & (legal - 1):
-                    assert action.card is not None
-                    decision = (k.kind, k.code, k.seat, k.hand, legal, tuple(k.trick))
-                    out.append((*decision, k.played, k.taker, action.card, levels[seat]))
-            m.apply(seat, action)
-            if any(d.result is not None for d in m.deals):
-                break
+    for c in card_choices(ruleset, seed, i):
+        k, card = c.knowledge, c.action.card
+        assert card is not None
+        decision = (k.kind, k.code, k.seat, k.hand, c.legal, tuple(k.trick))
+        out.append((*decision, k.played, k.taker, card, c.level))
     return out
 
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
-import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -40,15 +39,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.paired import parse_settings, use_plan
-from engine.ai import choose_action
-from engine.ai.arena import MAX_REDEALS, arena_action, deck_source, mean_ci95, table_seed
+from bench.selfplay import card_choices
+from engine.ai.arena import arena_action, mean_ci95
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.solver import Position, solve_root
-from engine.ai.sparring import DEFAULT_WORLDS, SPARRING, sparring_card
-from engine.ai.tables import bits, legal_mask
+from engine.ai.sparring import SPARRING
 from engine.match import Match, SeatView
 
-TABLES = (("sparring",) * 4, ("expert", "sparring", "expert", "sparring"))
 LEVELS = (SPARRING, "hard", "expert")
 
 
@@ -73,23 +70,8 @@ def true_values(m: Match, view: SeatView) -> dict[int, int]:
 
 def record_deck(job: tuple[str, int, int]) -> list[Spot]:
     """The spots of both tables of deck ``i``."""
-    ruleset, seed, i = job
-    out: list[Spot] = []
-    for t, levels in enumerate(TABLES):
-        m = Match(ruleset, decks=deck_source(seed, i))
-        play_seed = table_seed(seed, i, t)
-        while m.to_move is not None and len(m.deals) <= MAX_REDEALS:
-            seat = m.to_move
-            view = m.view(seat)
-            action = arena_action(view, levels[seat], play_seed, None, True)
-            if view.legal and view.legal[0].kind == "play":
-                k = knowledge_from_view(view)
-                if len(bits(legal_mask(k.kind, k.code, k.hand, k.trick))) > 1:
-                    out.append(Spot(i, view, play_seed, true_values(m, view)))
-            m.apply(seat, action)
-            if any(d.result is not None for d in m.deals):
-                break
-    return out
+    i = job[2]
+    return [Spot(i, c.view, c.seed, true_values(c.match, c.view)) for c in card_choices(*job)]
 
 
 Key = tuple[str, int, int]  # ruleset, decks, seed
@@ -123,10 +105,8 @@ def load_spots(path: Path, key: Key) -> list[Spot]:
 
 
 def card_of(level: str, spot: Spot) -> int:
-    if level == SPARRING:
-        rng = random.Random(f"regret|{spot.seed}|{len(spot.view.tricks)}|{spot.view.seat}")
-        return sparring_card(knowledge_from_view(spot.view), DEFAULT_WORLDS, rng)
-    card = choose_action(spot.view, level, spot.seed).card
+    """``level``'s card from the spot's view, as the arena would have it play."""
+    card = arena_action(spot.view, level, spot.seed).card
     assert card is not None
     return card
 
@@ -168,9 +148,7 @@ def main() -> None:
     spots = positions(Path(args.positions), args.ruleset, args.deals, args.seed, args.jobs)
     baseline = None
     if args.against:
-        baseline = [float(x) for x in json.loads(Path(args.against).read_text())]
-        if len(baseline) != len(spots):
-            raise SystemExit(f"--against {args.against}: not scored on these positions")
+        baseline = saved_regrets(Path(args.against), len(spots))
     label = args.a if not settings else f"{args.a} with {' '.join(args.set)}"
     got = regrets(args.a, spots, args.jobs, settings)
     print(summary(label, spots, got))
@@ -188,6 +166,17 @@ def main() -> None:
             f"{m:+.2f} card points a team a deal (95% CI +-{ci:.2f}), paired; "
             f"{differ} of {len(diff)} decisions score otherwise"
         )
+
+
+def saved_regrets(path: Path, count: int) -> list[float]:
+    """The regrets a ``--save`` kept, which must be of ``count`` positions."""
+    try:
+        baseline = [float(x) for x in json.loads(path.read_text())]
+    except (OSError, ValueError, TypeError) as e:
+        raise SystemExit(f"--against {path}: cannot read it ({e})") from None
+    if len(baseline) != count:
+        raise SystemExit(f"--against {path}: not scored on these positions")
+    return baseline
 
 
 def summary(label: str, spots: list[Spot], got: list[float]) -> str:

@@ -85,7 +85,15 @@ def _deals(view: SeatView, rng: random.Random, n: int) -> list[tuple[list[int], 
     ``world_search.resample``).  A deal picked twice keeps its auction
     hands and gets the rest of the deck shuffled anew.
     """
-    drawn = [_deal(view, rng) for _ in range(n * BID_OVERSAMPLE)]
+    me = _seat(view)
+    hand = 0
+    for c in view.hand:
+        hand |= 1 << c
+    pool_mask = FULL & ~hand
+    if view.turned is not None:
+        pool_mask &= ~(1 << view.turned)
+    pool = bits(pool_mask)
+    drawn = [_deal(view, me, hand, pool, rng) for _ in range(n * BID_OVERSAMPLE)]
     if BID_OVERSAMPLE <= 1:
         return drawn
     seen = seen_bids(view)
@@ -101,16 +109,11 @@ def _deals(view: SeatView, rng: random.Random, n: int) -> list[tuple[list[int], 
     return out
 
 
-def _deal(view: SeatView, rng: random.Random) -> tuple[list[int], list[int]]:
-    """One deal of the unseen cards that loosely fits the auction (``_fits_auction``)."""
-    me = _seat(view)
-    hand = 0
-    for c in view.hand:
-        hand |= 1 << c
-    pool_mask = FULL & ~hand
-    if view.turned is not None:
-        pool_mask &= ~(1 << view.turned)
-    pool = bits(pool_mask)
+def _deal(
+    view: SeatView, me: int, hand: int, pool: list[int], rng: random.Random
+) -> tuple[list[int], list[int]]:
+    """One deal of the ``pool`` (the cards neither in ``me``'s ``hand`` nor turned) that
+    loosely fits the auction (``_fits_auction``)."""
     for _attempt in range(REJECT_TRIES):
         cards = pool[:]
         rng.shuffle(cards)

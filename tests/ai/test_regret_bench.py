@@ -6,7 +6,15 @@ import random
 
 import pytest
 
-from bench.regret import Spot, load_spots, per_deck, regret, save_spots, true_values
+from bench.regret import (
+    Spot,
+    load_spots,
+    per_deck,
+    regret,
+    save_spots,
+    saved_regrets,
+    true_values,
+)
 from engine.ai.arena import deck_source
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.solver import Position, minimax_values
@@ -63,3 +71,17 @@ def test_positions_are_kept_and_read_back_only_for_their_decks(tmp_path) -> None
     assert back == spot
     with pytest.raises(SystemExit, match="recorded for"):
         load_spots(path, ("classic", 2, 4242))
+
+
+def test_a_baseline_file_that_does_not_fit_is_refused_with_its_name(tmp_path) -> None:
+    path = tmp_path / "expert.json"
+    with pytest.raises(SystemExit, match="cannot read it"):
+        saved_regrets(path, 2)
+    path.write_text("not json")
+    with pytest.raises(SystemExit, match="cannot read it"):
+        saved_regrets(path, 2)
+    path.write_text("[1.0, 2.0, 3.0]")
+    with pytest.raises(SystemExit, match="not scored on these positions"):
+        saved_regrets(path, 2)
+    path.write_text("[1.0, 0]")
+    assert saved_regrets(path, 2) == [1.0, 0.0]
