@@ -46,11 +46,14 @@ def changed_plan(settings: dict[str, object], level: str = "expert") -> SearchPl
     for name in values:
         if name not in fields:
             raise SystemExit(f"--set {name}: not a SearchPlan field ({', '.join(sorted(fields))})")
-    if "tiers" in values:
+    for name in ("tiers", "lead_tiers"):
+        if name not in values:
+            continue
         try:
-            values["tiers"] = tuple(Tier(*t) for t in values["tiers"])  # type: ignore[attr-defined]
+            values[name] = tuple(Tier(*t) for t in values[name])  # type: ignore[attr-defined]
         except TypeError:
-            raise SystemExit("--set tiers: a list of [cards, samples, exact, tail, race]") from None
+            shape = "a list of [cards, samples, exact, tail, race]"
+            raise SystemExit(f"--set {name}: {shape}") from None
     shipped = player.LEVEL_SPECS[level].play
     if not isinstance(shipped, SearchPlan):
         raise SystemExit(f"--a {level}: that level plays no search plan (choose hard or expert)")

@@ -91,6 +91,11 @@ class SearchPlan:
     # (the search core's exact tiers, with ``infer_policy``).
     model_trick: int = 0
     race_margin: float = 0.0  # see ``Tier.race``
+    # The tiers of a lead (the trick empty), when given; ``tiers`` are then a card to a
+    # trick begun.  Most of what a seat loses to the hidden cards is lost in its leads
+    # (``bench/regret.py``), so more worlds there buy more than anywhere (an option, off:
+    # measured within the noise, docs/ai.md).
+    lead_tiers: tuple[Tier, ...] = ()
 
     @property
     def infer(self) -> int:
@@ -102,11 +107,12 @@ class SearchPlan:
             | (INFER_POLICY if self.infer_policy else 0)
         )
 
-    def tier(self, cards_left: int) -> Tier:
-        for t in self.tiers:
+    def tier(self, cards_left: int, lead: bool = False) -> Tier:
+        tiers = self.lead_tiers if lead and self.lead_tiers else self.tiers
+        for t in tiers:
             if cards_left <= t.cards:
                 return t
-        return self.tiers[-1]
+        return tiers[-1]
 
 
 Weights = list[dict[int, float]]
@@ -162,7 +168,7 @@ def choose_card(
     cards = bits(legal)
     if len(cards) == 1:
         return cards[0]
-    tier = plan.tier(k.cards_left)
+    tier = plan.tier(k.cards_left, lead=not k.trick)
     if plan.worlds and tier.exact and weights is None:
         return _world_card(k, plan, tier, rng, budget_s)
     me = k.seat

@@ -21,6 +21,10 @@ def test_a_setting_is_a_plan_field_with_a_json_value() -> None:
         changed_plan({"worlds_count": 3})
     with pytest.raises(SystemExit, match=r"\[cards, samples, exact, tail, race\]"):
         changed_plan({"tiers": 3})
+    leads = changed_plan(parse_settings(["lead_tiers=[[24, 256, true], [32, 48, true]]"]))
+    assert leads.lead_tiers[0].samples == 256 and leads.tiers == EXPERT_PLAN.tiers
+    with pytest.raises(SystemExit, match="--set lead_tiers"):
+        changed_plan({"lead_tiers": [["many"] * 6]})
     with pytest.raises(SystemExit, match="FIELD=VALUE"):
         parse_settings(["foresee_belote"])
     with pytest.raises(SystemExit, match="not JSON"):
