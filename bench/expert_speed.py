@@ -71,7 +71,7 @@ def main() -> None:
             view = m.view(seat)
             if view.phase.value == "play" and len({a.card for a in view.legal}) > 1:
                 k = knowledge_from_view(view)
-                tier = plan.tier(k.cards_left, lead=not k.trick)
+                tier = plan.decision_tier(k)
                 seed = position_rng(view, "expert", args.seed).getrandbits(64)
                 w0, c0 = time.perf_counter(), time.process_time()
                 if compiled:

@@ -46,9 +46,7 @@ def changed_plan(settings: dict[str, object], level: str = "expert") -> SearchPl
     for name in values:
         if name not in fields:
             raise SystemExit(f"--set {name}: not a SearchPlan field ({', '.join(sorted(fields))})")
-    for name in ("tiers", "lead_tiers"):
-        if name not in values:
-            continue
+    for name in [n for n in ("tiers", "lead_tiers") if n in values]:
         try:
             values[name] = tuple(Tier(*t) for t in values[name])  # type: ignore[attr-defined]
         except TypeError:

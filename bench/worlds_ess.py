@@ -49,7 +49,7 @@ def positions_ess(
             legal = tuple(view.legal)
             if seat == 0 and len(legal) > 1 and legal[0].kind == "play":
                 k = knowledge_from_view(view)
-                solved = EXPERT_PLAN.tier(k.cards_left).samples
+                solved = EXPERT_PLAN.decision_tier(k).samples
                 space = space_of(k)
                 rng = SplitMix(seed * 1_000_003 + i * 64 + k.cards_left)
                 weights = [

@@ -114,6 +114,10 @@ class SearchPlan:
                 return t
         return tiers[-1]
 
+    def decision_tier(self, k: Knowledge) -> Tier:
+        """The tier of the seat's decision in ``k``: a lead's when its trick is empty."""
+        return self.tier(k.cards_left, lead=not k.trick)
+
 
 Weights = list[dict[int, float]]
 
@@ -168,7 +172,7 @@ def choose_card(
     cards = bits(legal)
     if len(cards) == 1:
         return cards[0]
-    tier = plan.tier(k.cards_left, lead=not k.trick)
+    tier = plan.decision_tier(k)
     if plan.worlds and tier.exact and weights is None:
         return _world_card(k, plan, tier, rng, budget_s)
     me = k.seat
