@@ -78,11 +78,11 @@ def main() -> None:
                     choose_action(view, "expert", args.seed)
                 else:
                     k = knowledge_from_view(view)
-                    found = plan_totals(k, plan, tier.samples, seed, False, tier.race)
+                    found = plan_totals(k, plan, tier, seed, False)
                 walls.append(time.perf_counter() - w0)
                 cpus.append(time.process_time() - c0)
                 if compiled:  # the same search again, untimed, for its node count
-                    found = plan_totals(k, plan, tier.samples, seed, race=tier.race)
+                    found = plan_totals(k, plan, tier, seed)
                 nodes.append(found.nodes)
             m.apply(seat, choose_action(view, "normal", args.seed))
     n = len(walls)

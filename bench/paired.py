@@ -7,7 +7,8 @@
 Two arenas on the same decks: the shipped expert against ``--b`` (default hard, whole
 deals), and the expert with its search plan changed by every ``--set`` (a field of
 ``engine.ai.search.SearchPlan`` and its value as JSON; ``tiers`` as a list of
-``[cards, samples, exact]``) against the same opponent.  A deal's play depends only on the
+``[cards, samples, exact, tail, race, budget]``, the last three optional) against the
+same opponent.  A deal's play depends only on the
 seats' views and seeds, so a deck on which the change alters no decision scores exactly
 the same in both: the per-deck differences are zero there, and their mean and 95%
 interval measure the change with much less noise than the two arenas' own intervals.
@@ -50,7 +51,7 @@ def changed_plan(settings: dict[str, object], level: str = "expert") -> SearchPl
         try:
             values[name] = tuple(Tier(*t) for t in values[name])  # type: ignore[attr-defined]
         except TypeError:
-            shape = "a list of [cards, samples, exact, tail, race]"
+            shape = "a list of [cards, samples, exact, tail, race, budget]"
             raise SystemExit(f"--set {name}: {shape}") from None
     shipped = player.LEVEL_SPECS[level].play
     if not isinstance(shipped, SearchPlan):

@@ -42,9 +42,13 @@ HARD_PLAN = SearchPlan(
 # Every world solved exactly from the first trick by the compiled search core
 # (``world_search``).  Fewer worlds while the deal is whole (a 32-card solve of every
 # root card costs about 12 ms), more once it shrinks; the node budget (18 million, about
-# 0.8 s of solving) bounds the opening lead (about half its worlds get solved: solving
-# them all measured no better, docs/ai.md) and the rare heavy decisions after it; past
-# it the remaining worlds are played out by the rules of thumb.  A belote still in a
+# 0.8 to 1.8 s of solving by the machine) bounds the heavy decisions of the second trick;
+# past it the remaining worlds are played out by the rules of thumb.  The first trick
+# spends half as much (9 million), and its cards race (``Tier.race``): after its first 8
+# worlds a card 10 points or more below the best is solved no more, so the budget goes to
+# the cards still in the running (since session 21: the same regret as before in classic
+# and club, for a quarter less CPU a decision; the second trick's race and half budget
+# both cost regret there, docs/ai.md).  A belote still in a
 # seat's hand counts in each world's score (``foresee_belote``); the melds every seat
 # will declare, counted in the first trick of club and Bulgarian (``foresee_melds``),
 # measured a loss on fresh decks and stay an option (docs/ai.md).
@@ -64,9 +68,10 @@ EXPERT_PLAN = SearchPlan(
         Tier(16, 160, exact=True),
         Tier(24, 128, exact=True),
         Tier(28, 96, exact=True),
-        Tier(32, 48, exact=True),
+        Tier(32, 48, exact=True, race=8, budget=9_000_000),
     ),
     node_budget=18_000_000,
+    race_margin=10.0,
     infer_policy=True,
     infer_auction=True,
     oversample=4,

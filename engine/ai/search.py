@@ -55,6 +55,8 @@ class Tier:
     # The search core's race (``world_search.Race``): after this many worlds, the cards
     # more than the plan's ``race_margin`` below the best are solved no more (0: none).
     race: int = 0
+    # Solver nodes a decision of this tier may spend (0: the plan's ``node_budget``).
+    budget: int = 0
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,7 @@ def choose_card(
     start = time.perf_counter() if budget_s is not None else 0.0
     n = 0
     weight_sum = 0.0
-    nodes_left = plan.node_budget
+    nodes_left = tier.budget or plan.node_budget
     limit = tier.samples * plan.max_factor if budget_s is not None else tier.samples
     while n < limit:
         if budget_s is not None and n >= tier.samples and time.perf_counter() - start > budget_s:
@@ -244,27 +246,22 @@ def _world_card(
     for batch in range(plan.max_factor if budget_s is not None else 1):
         if budget_s is not None and batch and time.perf_counter() - start > budget_s:
             break
-        more = plan_totals(k, plan, tier.samples, rng.getrandbits(64), race=tier.race)
+        more = plan_totals(k, plan, tier, rng.getrandbits(64))
         found = more if found is None else found.merged(more)
     assert found is not None
     return best_card(k.code, found)
 
 
 def plan_totals(
-    k: Knowledge,
-    plan: SearchPlan,
-    samples: int,
-    seed: int,
-    compiled: bool | None = None,
-    race: int = 0,
+    k: Knowledge, plan: SearchPlan, tier: Tier, seed: int, compiled: bool | None = None
 ) -> Totals:
-    """One batch of ``samples`` worlds searched as ``plan`` says (the search core's call),
-    the cards raced after ``race`` worlds (``Tier.race``)."""
+    """One batch of ``tier``'s worlds searched as ``plan`` says (the search core's call):
+    its cards raced after ``tier.race`` worlds, within its node budget."""
     return world_totals(
         k,
-        samples,
+        tier.samples,
         seed,
-        plan.node_budget,
+        tier.budget or plan.node_budget,
         plan.infer,
         SCORE,
         compiled=compiled,
@@ -275,7 +272,7 @@ def plan_totals(
         belote_pairs=belote_pairs(k.code) if plan.foresee_belote else (),
         foresee_melds=plan.foresee_melds and melds_to_foresee(k),
         model_trick=plan.model_trick,
-        race=Race(race, plan.race_margin) if race else NO_RACE,
+        race=Race(tier.race, plan.race_margin) if tier.race else NO_RACE,
     )
 
 

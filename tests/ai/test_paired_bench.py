@@ -19,12 +19,14 @@ def test_a_setting_is_a_plan_field_with_a_json_value() -> None:
     assert plan.node_budget == EXPERT_PLAN.node_budget  # the rest as shipped
     with pytest.raises(SystemExit, match="not a SearchPlan field"):
         changed_plan({"worlds_count": 3})
-    with pytest.raises(SystemExit, match=r"\[cards, samples, exact, tail, race\]"):
+    with pytest.raises(SystemExit, match=r"\[cards, samples, exact, tail, race, budget\]"):
         changed_plan({"tiers": 3})
+    raced = changed_plan(parse_settings(["tiers=[[32, 48, true, 0, 8, 9000000]]"]))
+    assert (raced.tiers[0].race, raced.tiers[0].budget) == (8, 9_000_000)
     leads = changed_plan(parse_settings(["lead_tiers=[[24, 256, true], [32, 48, true]]"]))
     assert leads.lead_tiers[0].samples == 256 and leads.tiers == EXPERT_PLAN.tiers
     with pytest.raises(SystemExit, match="--set lead_tiers"):
-        changed_plan({"lead_tiers": [["many"] * 6]})
+        changed_plan({"lead_tiers": [["many"] * 7]})
     with pytest.raises(SystemExit, match="FIELD=VALUE"):
         parse_settings(["foresee_belote"])
     with pytest.raises(SystemExit, match="not JSON"):

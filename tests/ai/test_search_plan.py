@@ -42,3 +42,23 @@ def test_only_a_lead_searches_the_lead_tiers() -> None:
             told_apart += card != choose_card(k, HARD_PLAN, random.Random(i))
     assert leads >= 3 and follows >= 3
     assert told_apart, "two worlds and twelve never chose apart: the test could not fail"
+
+
+def test_a_tier_spends_its_own_node_budget() -> None:
+    """A tier's budget stands in for the plan's, and only in that tier's decisions."""
+    tight = replace(HARD_PLAN, node_budget=1_000)
+    own = replace(HARD_PLAN, tiers=tuple(replace(t, budget=1_000) for t in HARD_PLAN.tiers))
+    told_apart = 0
+    for i, k in enumerate(positions(24)):
+        card = choose_card(k, own, random.Random(i))
+        assert card == choose_card(k, tight, random.Random(i))
+        told_apart += card != choose_card(k, HARD_PLAN, random.Random(i))
+    assert told_apart, "a thousand nodes and three million never chose apart"
+
+
+def test_the_expert_races_the_cards_of_the_first_trick_on_a_smaller_budget() -> None:
+    """The first trick's cards race within half the budget; later tricks as before."""
+    first, second = EXPERT_PLAN.tier(32), EXPERT_PLAN.tier(28)
+    assert first.race and EXPERT_PLAN.race_margin > 0
+    assert 0 < first.budget < EXPERT_PLAN.node_budget
+    assert not second.race and not second.budget
