@@ -46,9 +46,9 @@ HARD_PLAN = SearchPlan(
 # past it the remaining worlds are played out by the rules of thumb.  The first trick
 # spends half as much (9 million), and its cards race (``Tier.race``): after its first 8
 # worlds a card 10 points or more below the best is solved no more, so the budget goes to
-# the cards still in the running (since session 21: the same regret as before in classic
-# and club, for a quarter less CPU a decision; the second trick's race and half budget
-# both cost regret there, docs/ai.md).  A belote still in a
+# the cards still in the running (since session 21: the same regret as before in the
+# three rulesets, for a quarter less work a decision; the second trick's race and half
+# budget both cost regret, docs/ai.md).  A belote still in a
 # seat's hand counts in each world's score (``foresee_belote``); the melds every seat
 # will declare, counted in the first trick of club and Bulgarian (``foresee_melds``),
 # measured a loss on fresh decks and stay an option (docs/ai.md).
