@@ -77,7 +77,6 @@ def main() -> None:
                 if compiled:
                     choose_action(view, "expert", args.seed)
                 else:
-                    k = knowledge_from_view(view)
                     found = plan_totals(k, plan, tier, seed, False)
                 walls.append(time.perf_counter() - w0)
                 cpus.append(time.process_time() - c0)

@@ -8,10 +8,10 @@ Two arenas on the same decks: the shipped expert against ``--b`` (default hard, 
 deals), and the expert with its search plan changed by every ``--set`` (a field of
 ``engine.ai.search.SearchPlan`` and its value as JSON; ``tiers`` as a list of
 ``[cards, samples, exact, tail, race, budget]``, the last three optional) against the
-same opponent.  A deal's play depends only on the
-seats' views and seeds, so a deck on which the change alters no decision scores exactly
-the same in both: the per-deck differences are zero there, and their mean and 95%
-interval measure the change with much less noise than the two arenas' own intervals.
+same opponent.  A deal's play depends only on the seats' views and seeds, so a deck on
+which the change alters no decision scores exactly the same in both: the per-deck
+differences are zero there, and their mean and 95% interval measure the change with much
+less noise than the two arenas' own intervals.
 It prints both arenas' results, then the paired difference and how many decks differ.
 ``--a hard`` measures a change to hard's plan the same way (hard against ``--b``).
 

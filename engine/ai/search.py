@@ -120,6 +120,10 @@ class SearchPlan:
         """The tier of the seat's decision in ``k``: a lead's when its trick is empty."""
         return self.tier(k.cards_left, lead=not k.trick)
 
+    def nodes_for(self, tier: Tier) -> int:
+        """The solver nodes a decision of ``tier`` may spend: its own budget, or the plan's."""
+        return tier.budget or self.node_budget
+
 
 Weights = list[dict[int, float]]
 
@@ -188,7 +192,7 @@ def choose_card(
     start = time.perf_counter() if budget_s is not None else 0.0
     n = 0
     weight_sum = 0.0
-    nodes_left = tier.budget or plan.node_budget
+    nodes_left = plan.nodes_for(tier)
     limit = tier.samples * plan.max_factor if budget_s is not None else tier.samples
     while n < limit:
         if budget_s is not None and n >= tier.samples and time.perf_counter() - start > budget_s:
@@ -261,7 +265,7 @@ def plan_totals(
         k,
         tier.samples,
         seed,
-        tier.budget or plan.node_budget,
+        plan.nodes_for(tier),
         plan.infer,
         SCORE,
         compiled=compiled,

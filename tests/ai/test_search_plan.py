@@ -45,7 +45,8 @@ def test_only_a_lead_searches_the_lead_tiers() -> None:
 
 
 def test_a_tier_spends_its_own_node_budget() -> None:
-    """A tier's budget stands in for the plan's, and only in that tier's decisions."""
+    """A tier's budget stands in for the plan's: every tier on 1,000 nodes plays as a plan
+    of 1,000 nodes."""
     tight = replace(HARD_PLAN, node_budget=1_000)
     own = replace(HARD_PLAN, tiers=tuple(replace(t, budget=1_000) for t in HARD_PLAN.tiers))
     told_apart = 0
