@@ -29,6 +29,14 @@
 #define CAPOT_BONUS 90
 #define FULL_MASK 0xFFFFFFFFu /* every card */
 
+/* Cards in a mask.  Inline: built for any x86-64, ``__builtin_popcount`` is a call into
+ * libgcc (no POPCNT instruction), which the worlds' weights measured at 2% of a search. */
+static inline int popcount32(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+
 static const int TRUMP_POWER[8] = {0, 1, 6, 4, 7, 2, 3, 5};
 static const int PLAIN_POWER[8] = {0, 1, 2, 6, 3, 4, 5, 7};
 static const int TRUMP_POINTS[8] = {0, 0, 14, 10, 20, 3, 4, 11};
@@ -617,7 +625,7 @@ static int lead_card(int code, uint32_t hand, uint32_t cards, uint32_t out, uint
             if (top < 0 || power[c] > power[top]) top = c;
         }
         if (is_master(code, top, out)) return top;
-        if (is_taker && __builtin_popcount(my_trumps) >= 3) {
+        if (is_taker && popcount32(my_trumps) >= 3) {
             int low = -1;
             for (uint32_t m = my_trumps; m; m &= m - 1) {
                 int c = __builtin_ctz(m);
@@ -631,14 +639,14 @@ static int lead_card(int code, uint32_t hand, uint32_t cards, uint32_t out, uint
     for (uint32_t m = side; m; m &= m - 1) {
         int c = __builtin_ctz(m);
         if (is_master(code, c, out) &&
-            (code >= 4 || !out_trumps || __builtin_popcount(out & suit_mask(c >> 3)) >= 2))
+            (code >= 4 || !out_trumps || popcount32(out & suit_mask(c >> 3)) >= 2))
             masters |= 1u << c;
     }
     if (masters) PICK(masters, (long)pts[c] * 100 + power[c], >);
     if (!side) side = cards;
     PICK(side,
-         ((pts[c] >= 10 && __builtin_popcount(hand & suit_mask(c >> 3)) == 1) ? 1000000L : 0L) +
-             pts[c] * 10000L + (8 - __builtin_popcount(hand & suit_mask(c >> 3))) * 100L + power[c],
+         ((pts[c] >= 10 && popcount32(hand & suit_mask(c >> 3)) == 1) ? 1000000L : 0L) +
+             pts[c] * 10000L + (8 - popcount32(hand & suit_mask(c >> 3))) * 100L + power[c],
          <);
 }
 
@@ -684,14 +692,14 @@ static int normal_card(int code, int seat, uint32_t hand, uint32_t legal, const 
             if (is_master(code, c, out & ~trick_bits)) masters |= 1u << c;
         }
         int led = trick[0] >> 3;
-        int nwin = __builtin_popcount(winners), ncards = __builtin_popcount(legal);
+        int nwin = popcount32(winners), ncards = popcount32(legal);
         if (masters) {
             uint32_t plain = masters & suit_mask(led) & ~trump_mask;
             if (plain) PICK(plain, (long)pts[c], >);
             if (trick_pts >= 10 || nwin == ncards) PICK(masters, (long)power[c], <);
         }
         uint32_t ruffs = winners & trump_mask & ~suit_mask(led);
-        if (ruffs && (trick_pts >= 10 || __builtin_popcount(ruffs) == ncards))
+        if (ruffs && (trick_pts >= 10 || popcount32(ruffs) == ncards))
             PICK(ruffs, (long)power[c], <);
         if (trick_pts >= 10 && n == 2) PICK(winners, (long)pts[c] * 100 + power[c], <);
         if (!losers) PICK(winners, (long)power[c] * 100 + pts[c], <);
@@ -982,7 +990,7 @@ static int policy_scores(int code, int seat, uint32_t hand, uint32_t legal, cons
     uint32_t out = FULL_MASK & ~hand & ~gone;
     int attacker = (seat & 1) == (taker & 1);
     uint32_t trumps = code < 4 ? suit_mask(code) : (code == AT ? FULL_MASK : 0);
-    int trumps_held = code < 4 ? __builtin_popcount(hand & trumps) : 0;
+    int trumps_held = code < 4 ? popcount32(hand & trumps) : 0;
     int win_card = -1, led = -1, partner_wins = 0, trick_pts = 0;
     if (n) {
         int w = winner_index(code, trick, n);
@@ -1002,8 +1010,8 @@ static int policy_scores(int code, int seat, uint32_t hand, uint32_t legal, cons
     for (uint32_t m = legal; m && ns < 8; m &= m - 1) {
         int c = __builtin_ctz(m), suit = c >> 3;
         uint32_t in_suit = hand & suit_mask(suit);
-        int held = __builtin_popcount(in_suit);
-        int higher = __builtin_popcount(in_suit & above[c]);
+        int held = popcount32(in_suit);
+        int higher = popcount32(in_suit & above[c]);
         double p = pts[c] / 10.0;
         int trump = (trumps >> c) & 1;
         int master = !(above[c] & out);
@@ -1041,7 +1049,7 @@ static int policy_scores(int code, int seat, uint32_t hand, uint32_t legal, cons
             discard ? held / 8.0 : 0.0,
             (double)other_master,
             (double)bare_ten,
-            lead ? __builtin_popcount(out & suit_mask(suit)) / 8.0 : 0.0,
+            lead ? popcount32(out & suit_mask(suit)) / 8.0 : 0.0,
             (lead && trump) ? trumps_held / 8.0 : 0.0,
             (double)cheapest,
             (double)(partner_wins && win),
@@ -1054,9 +1062,9 @@ static int policy_scores(int code, int seat, uint32_t hand, uint32_t legal, cons
             (double)partner_wins,
             trick_pts / 10.0,
             (double)(n > 0 && code < 4 && led == code),
-            __builtin_popcount(legal) / 8.0,
+            popcount32(legal) / 8.0,
             trumps_held / 8.0,
-            __builtin_popcount(hand) / 8.0,
+            popcount32(hand) / 8.0,
         };
         double sc = policy_score(f, weights);
         if (ns == 0 || sc > top) top = sc;
@@ -1085,7 +1093,7 @@ static double policy_probability(int code, int seat, uint32_t hand, uint32_t leg
                                  const double *weights) {
     double probs[8];
     policy_probabilities(code, seat, hand, legal, trick, n, gone, taker, weights, probs);
-    return probs[__builtin_popcount(legal & ((1u << card) - 1))];
+    return probs[popcount32(legal & ((1u << card) - 1))];
 }
 
 /* The rest of the current trick as the others would really play it: the seat to move
@@ -1336,7 +1344,7 @@ static double sides_strength(uint32_t hand, int code) {
 static double strength(uint32_t hand, int code) {
     if (code < 4) {
         uint32_t trumps = hand & suit_mask(code);
-        int n = __builtin_popcount(trumps);
+        int n = popcount32(trumps);
         double s = trump_weight(trumps) + 2.5 * (n > 2 ? n - 2 : 0);
         if ((trumps >> (code * 8 + 5) & 1) && (trumps >> (code * 8 + 6) & 1)) s += 3;
         return s + sides_strength(hand, code);
@@ -1344,7 +1352,7 @@ static double strength(uint32_t hand, int code) {
     double s = 0.0;
     for (int suit = 0; suit < 4; suit++) {
         uint32_t cards = (hand >> (suit * 8)) & 0xFF;
-        int count = __builtin_popcount(cards);
+        int count = popcount32(cards);
         if (code == NT) {
             int ace = (cards >> 7) & 1, ten = (cards >> 3) & 1, king = (cards >> 6) & 1;
             s += (8.0 * ace + ((ten && ace) ? 5.0 : 1.5 * ten)) + ((king && ace && ten) ? 2.0 : 0.0);
@@ -1362,7 +1370,7 @@ static double strength(uint32_t hand, int code) {
 static double defence(uint32_t hand, int code) {
     if (code < 4) {
         uint32_t t = hand & suit_mask(code);
-        int n = __builtin_popcount(t);
+        int n = popcount32(t);
         return trump_weight(t) + 2 * (n > 1 ? n - 1 : 0) + sides_strength(hand, code);
     }
     return strength(hand, code) + 0.3 * strength(hand, code == NT ? AT : NT);
@@ -1429,16 +1437,43 @@ static double seat_likelihood(const SeenBid *bids, int nb, int seat, uint32_t po
     return count ? total / count : 1.0;
 }
 
-/* auction.py's ``auction_likelihood``; ``dealt`` is each seat's whole hand. */
-static double auction_weight(const SeenBid *bids, int nb, const uint32_t *dealt, int turned,
-                             double mismatch) {
+/* A seat's share in the bids' weight of a world depends only on the hand the world gives
+ * it (its played cards are the decision's), so, like the policy's factors, it is kept per
+ * (seat, hand) for one decision: the same double, computed once. */
+#define AUCTION_SLOTS 4096
+typedef struct {
+    uint64_t *keys; /* seat << 32 | hand, plus 1 (0: empty); NULL: no cache */
+    double *shares;
+    int used;
+} AuctionCache;
+
+/* auction.py's ``auction_likelihood``; ``dealt`` is each seat's whole hand, ``hands`` what
+ * it holds now (the cache's key). */
+static double auction_weight(const SeenBid *bids, int nb, const uint32_t *dealt,
+                             const uint32_t *hands, int turned, double mismatch,
+                             AuctionCache *cache) {
     double weight = 1.0;
     for (int seat = 0; seat < 4; seat++) {
         int any = 0;
         for (int i = 0; i < nb; i++) any |= bids[i].seat == seat;
         if (!any) continue;
-        uint32_t pool = turned >= 0 ? dealt[seat] & ~(1u << turned) : dealt[seat];
-        weight *= seat_likelihood(bids, nb, seat, pool, mismatch);
+        uint64_t key = ((uint64_t)seat << 32 | hands[seat]) + 1;
+        uint32_t k = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 52) & (AUCTION_SLOTS - 1);
+        double share = -1.0;
+        if (cache && cache->keys) {
+            while (cache->keys[k] && cache->keys[k] != key) k = (k + 1) & (AUCTION_SLOTS - 1);
+            if (cache->keys[k]) share = cache->shares[k];
+        }
+        if (share < 0) {
+            uint32_t pool = turned >= 0 ? dealt[seat] & ~(1u << turned) : dealt[seat];
+            share = seat_likelihood(bids, nb, seat, pool, mismatch);
+            if (cache && cache->keys && cache->used < AUCTION_SLOTS * 3 / 4) {
+                cache->keys[k] = key;
+                cache->shares[k] = share;
+                cache->used++;
+            }
+        }
+        weight *= share;
     }
     return weight;
 }
@@ -1593,7 +1628,8 @@ static void dealt_hands(const uint32_t *hands, const Play *history, int nh, uint
 static double world_weight_c(int kind, int code, int seat, int taker, int infer,
                              const Play *history, int nh, const uint32_t *hands,
                              const double *policy, double policy_alpha, const SeenBid *bids,
-                             int nbids, int turned, double bid_mismatch, FactorCache *cache) {
+                             int nbids, int turned, double bid_mismatch, FactorCache *cache,
+                             AuctionCache *bid_cache) {
     double w = (infer & 1) ? likelihood(kind, code, seat, taker, history, nh, hands) : 1.0;
     if (infer & 8)
         w *= policy_likelihood(kind, code, seat, taker, history, nh, hands, policy, policy_alpha,
@@ -1601,7 +1637,7 @@ static double world_weight_c(int kind, int code, int seat, int taker, int infer,
     if ((infer & 2) && nbids) {
         uint32_t dealt[4];
         dealt_hands(hands, history, nh, dealt);
-        w *= auction_weight(bids, nbids, dealt, turned, bid_mismatch);
+        w *= auction_weight(bids, nbids, dealt, hands, turned, bid_mismatch, bid_cache);
     }
     return w;
 }
@@ -1660,6 +1696,8 @@ typedef struct {
     signed char *status;
     long long *nodes;
     int (*cards)[8], (*values)[8], *count;
+    /* the first world of the same phase dealt exactly as this one, or -1 (``mark_twins``) */
+    int *twin;
     /* shared, under ``mu``: the next world to take; worlds before ``prefix`` are all
      * done and leave ``left`` nodes */
     int next, prefix, failed;
@@ -1667,9 +1705,48 @@ typedef struct {
     pthread_mutex_t mu;
 } SolveJob;
 
+/* Late in a deal the worlds drawn repeat: a world dealt exactly as one before it in the
+ * same phase (the same cards to solve) is not solved again but takes that one's solve,
+ * its values and its node count alike.  A world's solve depends on the world alone (a
+ * fresh table), so this is the solve it would have had, and the budget is spent as if it
+ * had been solved. */
+static void mark_twins(SolveJob *j, int start) {
+    enum { SLOTS = 4096 };
+    int slot[SLOTS];
+    int use = j->n - start <= SLOTS / 2 && !j->model;
+    if (use) memset(slot, -1, sizeof slot);
+    for (int i = start; i < j->n; i++) {
+        j->twin[i] = -1;
+        if (!use) continue;
+        const uint32_t *h = j->hands[i];
+        uint64_t x = ((uint64_t)h[0] << 32 | h[1]) * 0x9E3779B97F4A7C15ull;
+        x ^= ((uint64_t)h[2] << 32 | h[3]) * 0xC2B2AE3D27D4EB4Full;
+        for (uint32_t k = (uint32_t)(x >> 52) & (SLOTS - 1);; k = (k + 1) & (SLOTS - 1)) {
+            if (slot[k] < 0) {
+                slot[k] = i;
+                break;
+            }
+            if (!memcmp(j->hands[slot[k]], h, sizeof(uint32_t[4]))) {
+                j->twin[i] = slot[k];
+                break;
+            }
+        }
+    }
+}
+
 static void advance_prefix(SolveJob *j) {
-    while (j->prefix < j->n && j->status[j->prefix] != SOLVE_PENDING) {
-        int i = j->prefix++;
+    while (j->prefix < j->n) {
+        int i = j->prefix, t = j->twin[i];
+        if (j->status[i] == SOLVE_PENDING) {
+            if (t < 0) break;
+            /* its twin is before it, so done: the same solve */
+            j->status[i] = j->status[t];
+            j->nodes[i] = j->nodes[t];
+            j->count[i] = j->count[t];
+            memcpy(j->cards[i], j->cards[t], sizeof j->cards[i]);
+            memcpy(j->values[i], j->values[t], sizeof j->values[i]);
+        }
+        j->prefix++;
         if (j->left <= 0) continue;
         if (j->status[i] == SOLVE_DONE && j->nodes[i] <= j->left)
             j->left -= j->nodes[i];
@@ -1683,6 +1760,7 @@ static void solve_share(SolveJob *j) {
     pthread_mutex_lock(&j->mu);
     while (j->next < j->n && !j->failed) {
         int i = j->next++;
+        if (j->twin[i] >= 0) continue; /* taken from its twin (``advance_prefix``) */
         long long limit = j->left;
         pthread_mutex_unlock(&j->mu);
         signed char status = SOLVE_SKIPPED;
@@ -1913,7 +1991,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         if ((npairs = read_ints(pairs_o, -1, 4, buf, "belote_pairs: at most four masks")) < 0) goto done;
         for (int i = 0; i < npairs; i++) {
             pairs[i] = (uint32_t)buf[i];
-            if (__builtin_popcount(pairs[i]) != 2) {
+            if (popcount32(pairs[i]) != 2) {
                 PyErr_SetString(PyExc_ValueError, "belote_pairs: each mask holds two cards");
                 goto done;
             }
@@ -2061,6 +2139,15 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         /* the seats' policy factors, kept for this decision when there are plays to weigh
          * (none: computed each time) */
         FactorCache cache = {(infer & 8) && nh ? calloc(FACTOR_SLOTS, sizeof(FactorEntry)) : NULL, 0};
+        AuctionCache bid_cache = {NULL, NULL, 0};
+        if ((infer & 2) && nbids) {
+            bid_cache.keys = calloc(AUCTION_SLOTS, sizeof(uint64_t));
+            bid_cache.shares = malloc(AUCTION_SLOTS * sizeof(double));
+            if (!bid_cache.shares) {
+                free(bid_cache.keys);
+                bid_cache.keys = NULL;
+            }
+        }
         uint32_t (*cand)[4] = NULL;
         double *cw = NULL;
         int *picked = NULL;
@@ -2078,7 +2165,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                     draw_world(sp, &rng, cand[i]);
                     cw[i] = world_weight_c(kind, code, seat, taker, infer, history, nh, cand[i],
                                            policy, policy_alpha, bids, nbids, turned, bid_mismatch,
-                                           &cache);
+                                           &cache, &bid_cache);
                     total += cw[i];
                 }
                 nsel = resample(cw, ncand, samples, total, &rng, picked);
@@ -2102,7 +2189,8 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             } else {
                 draw_world(sp, &rng, hands);
                 w = world_weight_c(kind, code, seat, taker, infer, history, nh, hands, policy,
-                                   policy_alpha, bids, nbids, turned, bid_mismatch, &cache);
+                                   policy_alpha, bids, nbids, turned, bid_mismatch, &cache,
+                                   &bid_cache);
             }
             if ((infer & 4) && judge_depth) {
                 /* past the judge's budget no more worlds are drawn (an unjudged world
@@ -2145,10 +2233,12 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         job.cards = malloc(sizeof(int[8]) * (size_t)(nw ? nw : 1));
         job.values = malloc(sizeof(int[8]) * (size_t)(nw ? nw : 1));
         job.count = calloc((size_t)(nw ? nw : 1), sizeof(int));
-        if (!job.status || !job.nodes || !job.cards || !job.values || !job.count) {
+        job.twin = malloc(sizeof(int) * (size_t)(nw ? nw : 1));
+        if (!job.status || !job.nodes || !job.cards || !job.values || !job.count || !job.twin) {
             failed = 2;
             nw = 0;
         } else if (nw) {
+            mark_twins(&job, 0);
             pthread_mutex_init(&job.mu, NULL);
             solve_worlds(&job);
             pthread_mutex_destroy(&job.mu);
@@ -2169,6 +2259,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                     if (best - totals[x] / wsum1 > race_margin) dropped |= 1u << lcards[x];
                 job.only = ~dropped;
                 job.n = nw;
+                mark_twins(&job, n1);
                 pthread_mutex_init(&job.mu, NULL);
                 solve_worlds(&job);
                 pthread_mutex_destroy(&job.mu);
@@ -2244,10 +2335,13 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         free(job.cards);
         free(job.values);
         free(job.count);
+        free(job.twin);
         free(cand);
         free(cw);
         free(picked);
         free(cache.slots);
+        free(bid_cache.keys);
+        free(bid_cache.shares);
         Py_END_ALLOW_THREADS
         if (failed) {
             PyErr_NoMemory();

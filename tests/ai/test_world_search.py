@@ -17,6 +17,7 @@ from engine.ai.tables import AT, BULGARIAN, NT, belote_pairs
 from engine.ai.world_search import (
     INFER_PLAYS,
     INFER_SOLVED,
+    NO_RACE,
     POINTS,
     SCORE,
     SEARCH_COMPILED,
@@ -491,6 +492,37 @@ def test_more_threads_give_the_same_totals() -> None:
     finally:
         set_search_threads(1)
     assert rolled_out_some  # some budgets did run out, so the replay in order was tested
+
+
+@needs_c
+def test_a_world_drawn_twice_is_solved_once_and_counted_as_if_solved_again() -> None:
+    """Late in a deal fewer deals fit the view than the worlds drawn, so some repeat, and
+    the C core solves a repeat once: its values, the nodes it spends of the budget and the
+    worlds rolled out when the budget runs short must stay those of solving it again
+    (Python's path, which does), on one thread or two, with or without a race."""
+    from engine.ai.world_search import INFER_POLICY, set_search_threads
+
+    samples, checked = 48, 0
+    try:
+        for i, k in enumerate(positions(30, min_actions=36, max_actions=50)):
+            if space_of(k).total >= samples:
+                continue  # no repeat is certain
+            full = world_totals(k, samples, 9 + i, 10**9, INFER_POLICY, SCORE, False)
+            for budget in (10**9, full.nodes // 2, full.nodes // 5):
+                for race in (NO_RACE, Race(8, 5.0)):
+                    python = world_totals(
+                        k, samples, 9 + i, budget, INFER_POLICY, SCORE, False, race=race
+                    )
+                    for threads in (1, 2):
+                        set_search_threads(threads)
+                        compiled = world_totals(
+                            k, samples, 9 + i, budget, INFER_POLICY, SCORE, True, race=race
+                        )
+                        assert compiled == python
+            checked += 1
+    finally:
+        set_search_threads(1)
+    assert checked >= 5
 
 
 def test_threads_are_asked_for_within_bounds() -> None:
