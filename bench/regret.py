@@ -2,7 +2,7 @@
 
     python bench/regret.py --positions FILE [--a LEVEL] [--set FIELD=JSON ...]
                            [--deals N] [--seed S] [--ruleset R] [--jobs J]
-                           [--save FILE] [--against FILE]
+                           [--save FILE] [--against FILE] [--cards-left N]
 
 A duel's score follows the whole deal that a decision sets off, so a change worth a
 point a deal hides in a spread of some forty; measuring it takes hundreds of decks.  This
@@ -20,7 +20,10 @@ The figure is a team's regret a deal (the decisions of two seats, both tables of
 averaged), with a 95% CI over the decks; with ``--set`` it also scores the shipped level
 on the same positions and prints the paired difference.  ``--save`` keeps the regrets scored
 (the changed level's, or the shipped one's) and ``--against`` takes the baseline from such
-a file instead of scoring the shipped level again.  It is a proxy: the true deal's
+a file instead of scoring the shipped level again.  ``--cards-left N`` scores only the
+decisions with at most N cards in hands (a change to the late tiers costs minutes, not a
+quarter of an hour, and its figure is not diluted by decisions it cannot change); its
+``--against`` may be a file of every decision, or of the same ones.  It is a proxy: the true deal's
 values assume everyone plays perfectly afterwards, and a card that tells the partner
 something is worth nothing here.  What it measures well is how good a seat's picture of
 the hidden hands is, decision by decision, with the noise of the rest of the deal gone.
@@ -141,15 +144,22 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--save", metavar="FILE", help="keep the regrets scored, as JSON")
     ap.add_argument("--against", metavar="FILE", help="the baseline's regrets of a --save")
+    ap.add_argument("--cards-left", type=int, default=32, metavar="N")
     args = ap.parse_args()
     settings = parse_settings(args.set)
     if settings and args.a == SPARRING:
         raise SystemExit("--set changes a search plan: give --a hard or --a expert")
-    spots = positions(Path(args.positions), args.ruleset, args.deals, args.seed, args.jobs)
+    every = positions(Path(args.positions), args.ruleset, args.deals, args.seed, args.jobs)
+    kept = late_decisions(every, args.cards_left)
+    spots = [every[i] for i in kept]
+    if not spots:
+        raise SystemExit(f"--cards-left {args.cards_left}: no decision has so few cards left")
     baseline = None
     if args.against:
-        baseline = saved_regrets(Path(args.against), len(spots))
+        baseline = saved_regrets(Path(args.against), len(spots), kept, len(every))
     label = args.a if not settings else f"{args.a} with {' '.join(args.set)}"
+    if args.cards_left < 32:
+        label += f" (the decisions with at most {args.cards_left} cards left)"
     got = regrets(args.a, spots, args.jobs, settings)
     print(summary(label, spots, got))
     if args.save:
@@ -168,12 +178,22 @@ def main() -> None:
         )
 
 
-def saved_regrets(path: Path, count: int) -> list[float]:
-    """The regrets a ``--save`` kept, which must be of ``count`` positions."""
+def late_decisions(spots: list[Spot], cards_left: int) -> list[int]:
+    """The indices of the decisions made with at most ``cards_left`` cards in hands."""
+    return [i for i, s in enumerate(spots) if sum(s.view.hand_sizes) <= cards_left]
+
+
+def saved_regrets(
+    path: Path, count: int, kept: list[int] | None = None, every: int = 0
+) -> list[float]:
+    """The regrets a ``--save`` kept, which must be of ``count`` positions, or of all
+    ``every`` positions, of which those at the indices ``kept`` are taken."""
     try:
         baseline = [float(x) for x in json.loads(path.read_text())]
     except (OSError, ValueError, TypeError) as e:
         raise SystemExit(f"--against {path}: cannot read it ({e})") from None
+    if kept is not None and len(baseline) == every != count:
+        return [baseline[i] for i in kept]
     if len(baseline) != count:
         raise SystemExit(f"--against {path}: not scored on these positions")
     return baseline

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from bench.regret import (
     Spot,
+    late_decisions,
     load_spots,
     per_deck,
     regret,
@@ -85,3 +87,19 @@ def test_a_baseline_file_that_does_not_fit_is_refused_with_its_name(tmp_path) ->
         saved_regrets(path, 2)
     path.write_text("[1.0, 0]")
     assert saved_regrets(path, 2) == [1.0, 0.0]
+
+
+def test_a_baseline_of_every_decision_serves_a_score_of_the_late_ones(tmp_path) -> None:
+    _m, late = late_spot()
+    early = dataclasses.replace(late, view=dataclasses.replace(late.view, hand_sizes=(8,) * 4))
+    spots = [early, late, early]
+    assert late_decisions(spots, 20) == [1]
+    assert late_decisions(spots, 32) == [0, 1, 2]
+    path = tmp_path / "expert.json"
+    path.write_text("[5.0, 2.0, 7.0]")  # every decision's regret
+    assert saved_regrets(path, 1, [1], 3) == [2.0]
+    path.write_text("[2.0]")  # the late one's alone
+    assert saved_regrets(path, 1, [1], 3) == [2.0]
+    path.write_text("[5.0, 2.0]")  # neither
+    with pytest.raises(SystemExit, match="not scored on these positions"):
+        saved_regrets(path, 1, [1], 3)
