@@ -30,7 +30,7 @@
 #define FULL_MASK 0xFFFFFFFFu /* every card */
 
 /* Cards in a mask.  Inline: built for any x86-64, ``__builtin_popcount`` is a call into
- * libgcc (no POPCNT instruction), which the worlds' weights measured at 2% of a search. */
+ * libgcc (no POPCNT instruction): 2.4% of a late decision's time, profiled. */
 static inline int popcount32(uint32_t x) {
     x = x - ((x >> 1) & 0x55555555u);
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
