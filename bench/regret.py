@@ -23,9 +23,9 @@ on the same positions and prints the paired difference.  ``--save`` keeps the re
 a file instead of scoring the shipped level again.  ``--cards-left N`` scores only the
 decisions with at most N cards in hands (a change to the late tiers costs minutes, not a
 quarter of an hour, and its figure is not diluted by decisions it cannot change); its
-``--against`` may be a file of every decision, or of the same ones.  It is a proxy: the true deal's
-values assume everyone plays perfectly afterwards, and a card that tells the partner
-something is worth nothing here.  What it measures well is how good a seat's picture of
+``--against`` may be a file of every decision, or of the same ones.  It is a proxy: the
+true deal's values assume everyone plays perfectly afterwards, and a card that tells the
+partner something is worth nothing here.  What it measures well is how good a seat's picture of
 the hidden hands is, decision by decision, with the noise of the rest of the deal gone.
 """
 
@@ -192,7 +192,7 @@ def saved_regrets(
         baseline = [float(x) for x in json.loads(path.read_text())]
     except (OSError, ValueError, TypeError) as e:
         raise SystemExit(f"--against {path}: cannot read it ({e})") from None
-    if kept is not None and len(baseline) == every != count:
+    if kept is not None and len(baseline) == every:
         return [baseline[i] for i in kept]
     if len(baseline) != count:
         raise SystemExit(f"--against {path}: not scored on these positions")

@@ -1166,16 +1166,19 @@ static int root_modeled(State *s, int *cards, int *values, uint32_t gone, int ta
     return nc;
 }
 
-/* A seat's factors in the policy's weight of a world depend only on the hand the world
- * gives it (the history is the decision's), and late in a deal many of the worlds drawn
- * give a seat the same hand: they are kept, per (seat, hand), for one decision.  Each
- * entry holds, for the seat's plays from the latest back, the factor it multiplies the
- * weight by (exactly 1 for a forced card), so that the weight is the same product, in
- * the same order, as without the cache: the same bits. */
+/* A seat's factors in the policy's weight of a world, and its share of the bids' weight,
+ * depend only on the hand the world gives it (the history and the seat's played cards are
+ * the decision's), and late in a deal many of the worlds drawn give a seat the same hand:
+ * they are kept, per (seat, hand), for one decision.  An entry holds, for the seat's plays
+ * from the latest back, the factor each multiplies the weight by (exactly 1 for a forced
+ * card), and the seat's share of the bids' weight, so that a weight is the same product,
+ * in the same order, as without the cache: the same bits. */
 #define FACTOR_SLOTS 4096
 typedef struct {
     uint64_t key; /* seat << 32 | hand, plus 1 (0: empty) */
     double factor[8];
+    double share;
+    unsigned char factored, shared; /* factor[] and share hold their values */
 } FactorEntry;
 
 typedef struct {
@@ -1183,22 +1186,19 @@ typedef struct {
     int used;
 } FactorCache;
 
-/* The seat's factors for the hand ``hand`` (NULL when the cache is full or absent). */
-static FactorEntry *factor_slot(FactorCache *cache, int seat, uint32_t hand, int *fresh) {
+/* The seat's entry for the hand ``hand``, new ones empty (NULL when the cache is full or
+ * absent). */
+static FactorEntry *factor_slot(FactorCache *cache, int seat, uint32_t hand) {
     if (!cache || !cache->slots) return NULL;
     uint64_t key = ((uint64_t)seat << 32 | hand) + 1;
     uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 52) & (FACTOR_SLOTS - 1);
     for (;; i = (i + 1) & (FACTOR_SLOTS - 1)) {
         FactorEntry *e = &cache->slots[i];
-        if (e->key == key) {
-            *fresh = 0;
-            return e;
-        }
+        if (e->key == key) return e;
         if (!e->key) {
             if (cache->used >= FACTOR_SLOTS * 3 / 4) return NULL;
             cache->used++;
             e->key = key;
-            *fresh = 1;
             return e;
         }
     }
@@ -1210,10 +1210,13 @@ static double policy_likelihood(int kind, int code, int me, int taker, const Pla
                                 int nh, const uint32_t *hands, const double *weights,
                                 double alpha, FactorCache *cache) {
     FactorEntry *entry[4] = {NULL, NULL, NULL, NULL};
-    int fresh[4] = {1, 1, 1, 1}, done[4] = {0, 0, 0, 0};
+    int known[4] = {0, 0, 0, 0}, done[4] = {0, 0, 0, 0};
     uint32_t later[4] = {0, 0, 0, 0};
-    for (int s = 0; s < 4; s++)
-        if (s != me) entry[s] = factor_slot(cache, s, hands[s], &fresh[s]);
+    for (int s = 0; s < 4; s++) {
+        if (s == me) continue;
+        entry[s] = factor_slot(cache, s, hands[s]);
+        known[s] = entry[s] && entry[s]->factored;
+    }
     double weight = 1.0;
     for (int i = nh - 1; i >= 0; i--) {
         const Play *p = &history[i];
@@ -1222,7 +1225,7 @@ static double policy_likelihood(int kind, int code, int me, int taker, const Pla
         if (s == me) continue;
         int j = done[s]++;
         double f;
-        if (entry[s] && !fresh[s]) {
+        if (known[s]) {
             f = entry[s]->factor[j];
         } else {
             uint32_t hand = hands[s] | later[s];
@@ -1236,6 +1239,8 @@ static double policy_likelihood(int kind, int code, int me, int taker, const Pla
         }
         weight *= f;
     }
+    for (int s = 0; s < 4; s++)
+        if (entry[s]) entry[s]->factored = 1;
     return weight;
 }
 
@@ -1437,40 +1442,26 @@ static double seat_likelihood(const SeenBid *bids, int nb, int seat, uint32_t po
     return count ? total / count : 1.0;
 }
 
-/* A seat's share in the bids' weight of a world depends only on the hand the world gives
- * it (its played cards are the decision's), so, like the policy's factors, it is kept per
- * (seat, hand) for one decision: the same double, computed once. */
-#define AUCTION_SLOTS 4096
-typedef struct {
-    uint64_t *keys; /* seat << 32 | hand, plus 1 (0: empty); NULL: no cache */
-    double *shares;
-    int used;
-} AuctionCache;
-
 /* auction.py's ``auction_likelihood``; ``dealt`` is each seat's whole hand, ``hands`` what
- * it holds now (the cache's key). */
+ * it holds now; each seat's share kept in ``cache`` (NULL: none). */
 static double auction_weight(const SeenBid *bids, int nb, const uint32_t *dealt,
                              const uint32_t *hands, int turned, double mismatch,
-                             AuctionCache *cache) {
+                             FactorCache *cache) {
     double weight = 1.0;
     for (int seat = 0; seat < 4; seat++) {
         int any = 0;
         for (int i = 0; i < nb; i++) any |= bids[i].seat == seat;
         if (!any) continue;
-        uint64_t key = ((uint64_t)seat << 32 | hands[seat]) + 1;
-        uint32_t k = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 52) & (AUCTION_SLOTS - 1);
-        double share = -1.0;
-        if (cache && cache->keys) {
-            while (cache->keys[k] && cache->keys[k] != key) k = (k + 1) & (AUCTION_SLOTS - 1);
-            if (cache->keys[k]) share = cache->shares[k];
-        }
-        if (share < 0) {
+        FactorEntry *e = factor_slot(cache, seat, hands[seat]);
+        double share;
+        if (e && e->shared) {
+            share = e->share;
+        } else {
             uint32_t pool = turned >= 0 ? dealt[seat] & ~(1u << turned) : dealt[seat];
             share = seat_likelihood(bids, nb, seat, pool, mismatch);
-            if (cache && cache->keys && cache->used < AUCTION_SLOTS * 3 / 4) {
-                cache->keys[k] = key;
-                cache->shares[k] = share;
-                cache->used++;
+            if (e) {
+                e->share = share;
+                e->shared = 1;
             }
         }
         weight *= share;
@@ -1628,8 +1619,7 @@ static void dealt_hands(const uint32_t *hands, const Play *history, int nh, uint
 static double world_weight_c(int kind, int code, int seat, int taker, int infer,
                              const Play *history, int nh, const uint32_t *hands,
                              const double *policy, double policy_alpha, const SeenBid *bids,
-                             int nbids, int turned, double bid_mismatch, FactorCache *cache,
-                             AuctionCache *bid_cache) {
+                             int nbids, int turned, double bid_mismatch, FactorCache *cache) {
     double w = (infer & 1) ? likelihood(kind, code, seat, taker, history, nh, hands) : 1.0;
     if (infer & 8)
         w *= policy_likelihood(kind, code, seat, taker, history, nh, hands, policy, policy_alpha,
@@ -1637,7 +1627,7 @@ static double world_weight_c(int kind, int code, int seat, int taker, int infer,
     if ((infer & 2) && nbids) {
         uint32_t dealt[4];
         dealt_hands(hands, history, nh, dealt);
-        w *= auction_weight(bids, nbids, dealt, hands, turned, bid_mismatch, bid_cache);
+        w *= auction_weight(bids, nbids, dealt, hands, turned, bid_mismatch, cache);
     }
     return w;
 }
@@ -2138,16 +2128,8 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         int nsel = samples;
         /* the seats' policy factors, kept for this decision when there are plays to weigh
          * (none: computed each time) */
-        FactorCache cache = {(infer & 8) && nh ? calloc(FACTOR_SLOTS, sizeof(FactorEntry)) : NULL, 0};
-        AuctionCache bid_cache = {NULL, NULL, 0};
-        if ((infer & 2) && nbids) {
-            bid_cache.keys = calloc(AUCTION_SLOTS, sizeof(uint64_t));
-            bid_cache.shares = malloc(AUCTION_SLOTS * sizeof(double));
-            if (!bid_cache.shares) {
-                free(bid_cache.keys);
-                bid_cache.keys = NULL;
-            }
-        }
+        int cached = ((infer & 8) && nh) || ((infer & 2) && nbids);
+        FactorCache cache = {cached ? calloc(FACTOR_SLOTS, sizeof(FactorEntry)) : NULL, 0};
         uint32_t (*cand)[4] = NULL;
         double *cw = NULL;
         int *picked = NULL;
@@ -2165,7 +2147,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                     draw_world(sp, &rng, cand[i]);
                     cw[i] = world_weight_c(kind, code, seat, taker, infer, history, nh, cand[i],
                                            policy, policy_alpha, bids, nbids, turned, bid_mismatch,
-                                           &cache, &bid_cache);
+                                           &cache);
                     total += cw[i];
                 }
                 nsel = resample(cw, ncand, samples, total, &rng, picked);
@@ -2189,8 +2171,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             } else {
                 draw_world(sp, &rng, hands);
                 w = world_weight_c(kind, code, seat, taker, infer, history, nh, hands, policy,
-                                   policy_alpha, bids, nbids, turned, bid_mismatch, &cache,
-                                   &bid_cache);
+                                   policy_alpha, bids, nbids, turned, bid_mismatch, &cache);
             }
             if ((infer & 4) && judge_depth) {
                 /* past the judge's budget no more worlds are drawn (an unjudged world
@@ -2340,8 +2321,6 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         free(cw);
         free(picked);
         free(cache.slots);
-        free(bid_cache.keys);
-        free(bid_cache.shares);
         Py_END_ALLOW_THREADS
         if (failed) {
             PyErr_NoMemory();
