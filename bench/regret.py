@@ -152,8 +152,6 @@ def main() -> None:
     every = positions(Path(args.positions), args.ruleset, args.deals, args.seed, args.jobs)
     kept = late_decisions(every, args.cards_left)
     spots = [every[i] for i in kept]
-    if not spots:
-        raise SystemExit(f"--cards-left {args.cards_left}: no decision has so few cards left")
     baseline = None
     if args.against:
         baseline = saved_regrets(Path(args.against), len(spots), kept, len(every))
@@ -180,7 +178,10 @@ def main() -> None:
 
 def late_decisions(spots: list[Spot], cards_left: int) -> list[int]:
     """The indices of the decisions made with at most ``cards_left`` cards in hands."""
-    return [i for i, s in enumerate(spots) if sum(s.view.hand_sizes) <= cards_left]
+    kept = [i for i, s in enumerate(spots) if sum(s.view.hand_sizes) <= cards_left]
+    if not kept:
+        raise SystemExit(f"--cards-left {cards_left}: no decision has so few cards left")
+    return kept
 
 
 def saved_regrets(

@@ -103,3 +103,9 @@ def test_a_baseline_of_every_decision_serves_a_score_of_the_late_ones(tmp_path) 
     path.write_text("[5.0, 2.0]")  # neither
     with pytest.raises(SystemExit, match="not scored on these positions"):
         saved_regrets(path, 1, [1], 3)
+
+
+def test_a_cards_left_that_keeps_no_decision_is_refused_by_name() -> None:
+    _m, late = late_spot()
+    with pytest.raises(SystemExit, match="--cards-left 0: no decision"):
+        late_decisions([late], 0)
