@@ -3,6 +3,7 @@
     python bench/regret.py --positions FILE [--a LEVEL] [--set FIELD=JSON ...]
                            [--deals N] [--seed S] [--ruleset R] [--jobs J]
                            [--save FILE] [--against FILE] [--cards-left N]
+                           [--cards-from M]
 
 A duel's score follows the whole deal that a decision sets off, so a change worth a
 point a deal hides in a spread of some forty; measuring it takes hundreds of decks.  This
@@ -21,8 +22,9 @@ averaged), with a 95% CI over the decks; with ``--set`` it also scores the shipp
 on the same positions and prints the paired difference.  ``--save`` keeps the regrets scored
 (the changed level's, or the shipped one's) and ``--against`` takes the baseline from such
 a file instead of scoring the shipped level again.  ``--cards-left N`` scores only the
-decisions with at most N cards in hands (a change to the late tiers costs minutes, not a
-quarter of an hour, and its figure is not diluted by decisions it cannot change); its
+decisions with at most N cards in hands, ``--cards-from M`` only those with at least M
+(``--cards-from 29``: the first trick), so a change to some tiers costs minutes, not a
+quarter of an hour, and its figure is not diluted by decisions it cannot change; its
 ``--against`` may be a file of every decision, or of the same ones.  It is a proxy: the
 true deal's values assume everyone plays perfectly afterwards, and a card that tells the
 partner something is worth nothing here.  What it measures well is how good a seat's picture of
@@ -145,19 +147,20 @@ def main() -> None:
     ap.add_argument("--save", metavar="FILE", help="keep the regrets scored, as JSON")
     ap.add_argument("--against", metavar="FILE", help="the baseline's regrets of a --save")
     ap.add_argument("--cards-left", type=int, default=32, metavar="N")
+    ap.add_argument("--cards-from", type=int, default=1, metavar="M")
     args = ap.parse_args()
     settings = parse_settings(args.set)
     if settings and args.a == SPARRING:
         raise SystemExit("--set changes a search plan: give --a hard or --a expert")
     every = positions(Path(args.positions), args.ruleset, args.deals, args.seed, args.jobs)
-    kept = late_decisions(every, args.cards_left)
+    kept = decisions_between(every, args.cards_from, args.cards_left)
     spots = [every[i] for i in kept]
     baseline = None
     if args.against:
         baseline = saved_regrets(Path(args.against), len(spots), kept, len(every))
     label = args.a if not settings else f"{args.a} with {' '.join(args.set)}"
-    if args.cards_left < 32:
-        label += f" (the decisions with at most {args.cards_left} cards left)"
+    if args.cards_from > 1 or args.cards_left < 32:
+        label += f" (the decisions with {args.cards_from} to {args.cards_left} cards left)"
     got = regrets(args.a, spots, args.jobs, settings)
     print(summary(label, spots, got))
     if args.save:
@@ -176,11 +179,13 @@ def main() -> None:
         )
 
 
-def late_decisions(spots: list[Spot], cards_left: int) -> list[int]:
-    """The indices of the decisions made with at most ``cards_left`` cards in hands."""
-    kept = [i for i, s in enumerate(spots) if sum(s.view.hand_sizes) <= cards_left]
+def decisions_between(spots: list[Spot], least: int, most: int) -> list[int]:
+    """The indices of the decisions made with ``least`` to ``most`` cards in hands."""
+    kept = [i for i, s in enumerate(spots) if least <= sum(s.view.hand_sizes) <= most]
     if not kept:
-        raise SystemExit(f"--cards-left {cards_left}: no decision has so few cards left")
+        raise SystemExit(
+            f"--cards-from {least} --cards-left {most}: no decision has that many cards left"
+        )
     return kept
 
 

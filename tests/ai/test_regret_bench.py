@@ -9,7 +9,7 @@ import pytest
 
 from bench.regret import (
     Spot,
-    late_decisions,
+    decisions_between,
     load_spots,
     per_deck,
     regret,
@@ -93,8 +93,9 @@ def test_a_baseline_of_every_decision_serves_a_score_of_the_late_ones(tmp_path) 
     _m, late = late_spot()
     early = dataclasses.replace(late, view=dataclasses.replace(late.view, hand_sizes=(8,) * 4))
     spots = [early, late, early]
-    assert late_decisions(spots, 20) == [1]
-    assert late_decisions(spots, 32) == [0, 1, 2]
+    assert decisions_between(spots, 1, 20) == [1]
+    assert decisions_between(spots, 1, 32) == [0, 1, 2]
+    assert decisions_between(spots, 29, 32) == [0, 2]  # the first trick's
     path = tmp_path / "expert.json"
     path.write_text("[5.0, 2.0, 7.0]")  # every decision's regret
     assert saved_regrets(path, 1, [1], 3) == [2.0]
@@ -105,7 +106,9 @@ def test_a_baseline_of_every_decision_serves_a_score_of_the_late_ones(tmp_path) 
         saved_regrets(path, 1, [1], 3)
 
 
-def test_a_cards_left_that_keeps_no_decision_is_refused_by_name() -> None:
+def test_a_range_of_cards_left_that_keeps_no_decision_is_refused_by_name() -> None:
     _m, late = late_spot()
     with pytest.raises(SystemExit, match="--cards-left 0: no decision"):
-        late_decisions([late], 0)
+        decisions_between([late], 1, 0)
+    with pytest.raises(SystemExit, match="--cards-from 29 --cards-left 32: no decision"):
+        decisions_between([late], 29, 32)
