@@ -14,7 +14,9 @@ how many threads a decision solves its worlds on (default: what the bot's thinki
 processes use, ``bot.play.thinking.search_threads``); the CPU time and the nodes do not
 depend on it, the wall time does.  ``--set``: the expert's search plan changed as
 ``bench/paired.py`` changes it (a field of ``SearchPlan``, the value as JSON), to see what
-a change costs before measuring what it wins.
+a change costs before measuring what it wins.  Last, by trick, the share of the worlds'
+weight that was solved exactly: past its node budget a decision rolls the rest out by the
+rules of thumb, so the early tricks' figures say how much of the plan is double dummy.
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ def main() -> None:
     walls: list[float] = []
     cpus: list[float] = []
     nodes: list[int] = []
+    # trick (-1: the opening lead) -> [the weight solved exactly, the weight in all]
+    exact: dict[int, list[float]] = {}
     for i in range(args.deals):
         ruleset = ("classic", "club", "bulgarian")[i % 3]
         rng = random.Random(f"{args.seed}|{i}")
@@ -83,6 +87,10 @@ def main() -> None:
                 if compiled:  # the same search again, untimed, for its node count
                     found = plan_totals(k, plan, tier, seed)
                 nodes.append(found.nodes)
+                trick = (32 - k.cards_left) // 4
+                share = exact.setdefault(trick if trick or k.trick else -1, [0.0, 0.0])
+                share[0] += found.exact
+                share[1] += found.weight_sum
             m.apply(seat, choose_action(view, "normal", args.seed))
     n = len(walls)
     print(f"{n} card decisions with a choice, {args.deals} deals")
@@ -100,6 +108,11 @@ def main() -> None:
         f"p95 {percentile(nodes, 0.95) / 1e6:.2f} M, "
         f"max {max(nodes) / 1e6:.2f} M" + (f"; {rate:.1f} M nodes per CPU second" if rate else "")
     )
+    shares = ", ".join(
+        f"{'the opening lead' if t < 0 else t + 1 if t else '1 (the follows)'}: {100 * e / d:.0f}%"
+        for t, (e, d) in sorted(exact.items())
+    )
+    print(f"the worlds' weight solved exactly (the rest rolled out), by trick: {shares}")
 
 
 if __name__ == "__main__":

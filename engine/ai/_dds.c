@@ -1889,7 +1889,7 @@ PyDoc_STRVAR(search_doc,
              " judge_depth=0, judge_cards=32, judge_tau=20.0, judge_budget=0, policy=(),"
              " policy_alpha=1.0, oversample=1, belote_pairs=(), foresee_melds=0,"
              " model_trick=0, race_worlds=0, race_margin=0.0)"
-             " -> (cards, totals, weight_sum, nodes, dropped)\n\n"
+             " -> (cards, totals, weight_sum, nodes, dropped, exact)\n\n"
              "engine/ai/world_search.py's ``world_totals``, compiled end to end.");
 
 static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
@@ -2117,6 +2117,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         double totals[8] = {0};
         double wsum = 0.0;
         long long nodes_used = 0, judge_left = judge_budget;
+        double exact = 0.0; /* the weight of the worlds solved exactly (the rest rolled out) */
         uint64_t rng = (uint64_t)seed, mrng = (uint64_t)seed ^ 0xD1B54A32D192ED03ull;
         int failed = 0, won_before[32];
         uint32_t dropped = 0; /* the cards the race stopped solving */
@@ -2279,6 +2280,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                     nodes_left = 0;
                 }
             }
+            if (solved) exact += w;
             if (!solved) {
                 for (int x = 0; x < nl; x++) {
                     int c = lcards[x];
@@ -2338,7 +2340,8 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
         }
         /* the judge's solves count too */
         nodes_used += judge_budget - (judge_left > 0 ? judge_left : 0);
-        result = Py_BuildValue("(NNdLk)", cards_l, totals_l, wsum, nodes_used, (unsigned long)dropped);
+        result = Py_BuildValue("(NNdLkd)", cards_l, totals_l, wsum, nodes_used, (unsigned long)dropped,
+                               exact);
     }
 done:
     free(sp);

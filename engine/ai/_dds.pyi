@@ -64,8 +64,10 @@ def search_worlds(
     belote_pairs: Sequence[int] = (),
     foresee_melds: int = 0,
     model_trick: int = 0,
+    race_worlds: int = 0,
+    race_margin: float = 0.0,
     /,
-) -> tuple[list[int], list[float], float, int]: ...
+) -> tuple[list[int], list[float], float, int, int, float]: ...
 def rollout(
     kind: int,
     code: int,

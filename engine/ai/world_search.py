@@ -140,14 +140,16 @@ NO_RACE = Race()
 @dataclass(frozen=True)
 class Totals:
     """Weighted totals per legal card (ascending), the weights' sum, the nodes searched
-    (the judge's included), and the cards a race dropped (``Race``: their totals are
-    their early worlds' mean times the weights' sum)."""
+    (the judge's included), the cards a race dropped (``Race``: their totals are their
+    early worlds' mean times the weights' sum), and the weight of the worlds solved exactly
+    (the others, past the node budget, were rolled out by the rules of thumb)."""
 
     cards: tuple[int, ...]
     totals: tuple[float, ...]
     weight_sum: float
     nodes: int
     dropped: tuple[int, ...] = ()
+    exact: float = 0.0
 
     def mean(self, card: int) -> float:
         return self.totals[self.cards.index(card)] / self.weight_sum
@@ -160,6 +162,7 @@ class Totals:
             self.weight_sum + other.weight_sum,
             self.nodes + other.nodes,
             tuple(sorted(set(self.dropped) | set(other.dropped))),
+            self.exact + other.exact,
         )
 
 
@@ -367,7 +370,7 @@ def world_totals(
     space = space_of(k)
     if use_c:
         assert _dds is not None
-        cards, totals, wsum, nodes, dropped = _dds.search_worlds(
+        cards, totals, wsum, nodes, dropped, exact = _dds.search_worlds(
             k.kind,
             k.code,
             k.seat,
@@ -407,7 +410,7 @@ def world_totals(
             race.worlds,
             race.margin,
         )
-        return Totals(tuple(cards), tuple(totals), wsum, nodes, tuple(bits(dropped)))
+        return Totals(tuple(cards), tuple(totals), wsum, nodes, tuple(bits(dropped)), exact)
     if not 1 <= oversample <= 64:
         raise ValueError("oversample: 1..64")
     if model_trick not in (0, MODEL_ALL, MODEL_OPPONENTS):
@@ -502,6 +505,7 @@ def _python_totals(
     won_before = wins_before(k)
     judge_left = [judge.budget]
     dropped = 0  # the cards the race stopped solving
+    exact = 0.0  # the weight of the worlds solved within the node budget
     weights: list[float] = []
     early = 0.0  # the weights of the worlds before the race's cut
     for n, (hands, w) in enumerate(worlds):
@@ -534,6 +538,7 @@ def _python_totals(
                     values, nodes = solve_root(pos, my_team, nodes_left, ~dropped & FULL)
                 nodes_left -= nodes
                 nodes_used += nodes
+                exact += w
             except NodeLimit:
                 values, nodes_left = None, 0
         if values is None:
@@ -558,7 +563,7 @@ def _python_totals(
     if dropped:  # a dropped card keeps the mean of the worlds it was solved in
         scale = weight_sum / early
         totals = [t * scale if dropped >> c & 1 else t for c, t in zip(cards, totals, strict=True)]
-    return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used, tuple(bits(dropped)))
+    return Totals(tuple(cards), tuple(totals), weight_sum, nodes_used, tuple(bits(dropped)), exact)
 
 
 def modeled_values(
