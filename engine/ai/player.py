@@ -39,11 +39,13 @@ HARD_PLAN = SearchPlan(
     worlds=True,
     foresee_belote=True,
 )
-# Every world solved exactly from the first trick by the compiled search core
+# Worlds solved exactly from the first trick by the compiled search core
 # (``world_search``).  Fewer worlds while the deal is whole (a 32-card solve of every
 # root card costs about 12 ms), more once it shrinks; the node budget (18 million, about
 # 0.8 to 1.8 s of solving by the machine) bounds the heavy decisions of the second trick;
-# past it the remaining worlds are played out by the rules of thumb.  The first trick
+# past it the remaining worlds are played out by the rules of thumb (the opening lead
+# solves about half of its worlds' weight, the rest of the first trick nine tenths, the
+# second 97%: ``bench/expert_speed.py``; all exact on fewer worlds measured worse).  The first trick
 # spends half as much (9 million), and its cards race (``Tier.race``): after its first 8
 # worlds a card 10 points or more below the best is solved no more, so the budget goes to
 # the cards still in the running (since session 21: the same regret as before in the
