@@ -46,6 +46,14 @@ def percentile(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, round(q * len(s)) - 1))]
 
 
+def trick_name(trick: int) -> str:
+    """The trick a share is of, counted from 1; -1 is the opening lead, set apart from the
+    rest of the first trick (it alone spends a whole 32-card budget)."""
+    if trick < 0:
+        return "the opening lead"
+    return "1 (the follows)" if trick == 0 else str(trick + 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=12)
@@ -109,8 +117,7 @@ def main() -> None:
         f"max {max(nodes) / 1e6:.2f} M" + (f"; {rate:.1f} M nodes per CPU second" if rate else "")
     )
     shares = ", ".join(
-        f"{'the opening lead' if t < 0 else t + 1 if t else '1 (the follows)'}: {100 * e / d:.0f}%"
-        for t, (e, d) in sorted(exact.items())
+        f"{trick_name(t)}: {100 * e / d:.0f}%" for t, (e, d) in sorted(exact.items())
     )
     print(f"the worlds' weight solved exactly (the rest rolled out), by trick: {shares}")
 

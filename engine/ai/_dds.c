@@ -2276,11 +2276,11 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                     nodes_used += job.nodes[i];
                     for (int c = 0; c < job.count[i]; c++) value[job.cards[i][c]] = job.values[i][c];
                     solved = 1;
+                    exact += w;
                 } else {
                     nodes_left = 0;
                 }
             }
-            if (solved) exact += w;
             if (!solved) {
                 for (int x = 0; x < nl; x++) {
                     int c = lcards[x];
