@@ -95,8 +95,8 @@ def main() -> None:
                 if compiled:  # the same search again, untimed, for its node count
                     found = plan_totals(k, plan, tier, seed)
                 nodes.append(found.nodes)
-                trick = (32 - k.cards_left) // 4
-                share = exact.setdefault(trick if trick or k.trick else -1, [0.0, 0.0])
+                trick = len(view.tricks) if view.tricks or view.trick else -1
+                share = exact.setdefault(trick, [0.0, 0.0])
                 share[0] += found.exact
                 share[1] += found.weight_sum
             m.apply(seat, choose_action(view, "normal", args.seed))

@@ -2127,8 +2127,8 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
          * and ``samples`` of them are picked in proportion to their weights (systematic
          * resampling): the solves go to the plausible worlds. */
         int nsel = samples;
-        /* the seats' policy factors, kept for this decision when there are plays to weigh
-         * (none: computed each time) */
+        /* the seats' policy factors and shares of the bids' weight, kept for this decision
+         * when there are plays or bids to weigh (none: computed each time) */
         int cached = ((infer & 8) && nh) || ((infer & 2) && nbids);
         FactorCache cache = {cached ? calloc(FACTOR_SLOTS, sizeof(FactorEntry)) : NULL, 0};
         uint32_t (*cand)[4] = NULL;
