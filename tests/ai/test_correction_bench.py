@@ -6,7 +6,7 @@ import numpy as np
 
 from bench.correction import Decision, Searched, Table, card_facts, decision, team_deal
 from engine.ai.knowledge import knowledge_from_view
-from tests.ai.test_regret_bench import late_spot
+from tests.ai.helpers import late_spot
 
 
 def misled(deck: int, rng: np.random.Generator, truth_in_facts: bool) -> Decision:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 
@@ -15,27 +14,10 @@ from bench.regret import (
     regret,
     save_spots,
     saved_regrets,
-    true_values,
 )
-from engine.ai.arena import deck_source
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.solver import Position, minimax_values
-from engine.match import Match
-
-
-def late_spot() -> tuple[Match, Spot]:
-    """A classic deal played at random until the seat to move holds two or three cards
-    and has a choice."""
-    m = Match("classic", decks=deck_source(7, 3))
-    rng = random.Random(1)
-    while m.to_move is not None:
-        seat = m.to_move
-        view = m.view(seat)
-        plays = {a.card for a in view.legal if a.kind == "play"}
-        if len(view.hand) <= 3 and len(plays) > 1:
-            return m, Spot(0, view, 5, true_values(m, view))
-        m.apply(seat, "take" if "take" in [a.text for a in view.legal] else rng.choice(view.legal))
-    raise AssertionError("the deal ended before a late choice")
+from tests.ai.helpers import late_spot
 
 
 def test_the_cards_are_valued_in_the_deal_as_it_truly_lies() -> None:
