@@ -40,6 +40,7 @@ from engine.ai.knowledge import Knowledge, knowledge_from_view
 from engine.ai.player import EXPERT_PLAN, position_rng
 from engine.ai.policy import card_features, card_score
 from engine.ai.search import best_card, plan_totals
+from engine.ai.tables import POINTS, POWER, legal_mask
 
 FOLDS = 5
 SETTINGS = ((2.0, 0.3), (2.0, 0.1), (2.0, 0.03), (5.0, 0.3), (5.0, 0.1), (5.0, 0.03))
@@ -80,14 +81,13 @@ def search(spot: Spot) -> Searched:
 
 
 def card_facts(k: Knowledge, cards: list[int]) -> list[list[float]]:
-    """Each card's facts (the learned policy's log-probability first), each also crossed
-    with a lead, the taker's side and the share of the cards left."""
+    """Each of ``cards``' facts (the learned policy's log-probability among every legal
+    card first), each also crossed with a lead, the taker's side and the share of the
+    cards left."""
     gone = k.played
     for c in k.trick:
         gone |= 1 << c
-    legal = 0
-    for c in cards:
-        legal |= 1 << c
+    legal = legal_mask(k.kind, k.code, k.hand, k.trick)
     features = dict(card_features(k.code, k.seat, k.hand, legal, k.trick, gone, k.taker))
     scores = {c: card_score(x) for c, x in features.items()}
     top = max(scores.values())
@@ -105,8 +105,11 @@ def card_facts(k: Knowledge, cards: list[int]) -> list[list[float]]:
 
 
 def decision(spot: Spot, searched: Searched) -> Decision:
+    """The fit's view of a decision; the candidates cheapest first, so that the first of
+    equal scores is the card the expert plays among equal means (``search.best_card``)."""
     k = knowledge_from_view(spot.view)
     cards = [c for c in searched.means if c not in searched.dropped] or list(searched.means)
+    cards.sort(key=lambda c: (POINTS[k.code][c], POWER[k.code][c]))
     best_mean = max(searched.means[c] for c in cards)
     best_value = max(spot.values.values())
     return Decision(

@@ -6,6 +6,7 @@ import numpy as np
 
 from bench.correction import Decision, Searched, Table, card_facts, decision, team_deal
 from engine.ai.knowledge import knowledge_from_view
+from engine.ai.tables import POINTS, POWER
 from tests.ai.helpers import late_spot
 
 
@@ -50,14 +51,17 @@ def test_a_team_deal_counts_both_tables_four_seats() -> None:
 
 def test_a_real_decision_keeps_the_raced_cards_out_and_the_pick_in() -> None:
     _match, spot = late_spot()
-    cards = sorted(spot.values)
-    means = {c: float(i) for i, c in enumerate(cards)}
-    searched = Searched(means, (cards[0],), cards[-1])
+    k = knowledge_from_view(spot.view)
+    cards = sorted(spot.values, key=lambda c: (POINTS[k.code][c], POWER[k.code][c]))
+    means = {c: 0.0 for c in cards}  # all equal: the expert plays the cheapest kept
+    searched = Searched(means, (cards[0],), cards[1])
     d = decision(spot, searched)
     assert len(d.means) == len(cards) - 1  # the dropped card is no candidate
-    assert d.means.max() == 0.0 and d.pick == len(cards) - 2
+    assert d.pick == 0
+    table = Table([d])
+    assert table.picks(np.zeros(d.facts.shape[1]), np.arange(1)).tolist() == [d.pick]
     best = max(spot.values.values())
     assert d.regrets.tolist() == [best - spot.values[c] for c in cards[1:]]
-    facts = card_facts(knowledge_from_view(spot.view), cards[1:])
+    facts = card_facts(k, cards[1:])
     assert np.allclose(d.facts, facts)
     assert all(row[0] <= 0.0 for row in facts)  # a log-probability
