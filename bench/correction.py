@@ -35,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.regret import Spot, positions
+from bench.regret import Spot, deck_sums, positions
 from engine.ai.knowledge import Knowledge, knowledge_from_view
 from engine.ai.player import EXPERT_PLAN, position_rng
 from engine.ai.policy import card_features, card_score
@@ -175,9 +175,8 @@ class Table:
 
 
 def team_deal(table: Table, regrets: np.ndarray) -> np.ndarray:
-    """A team's regret a deal, deck by deck (both tables' four seats, halved twice)."""
-    decks = sorted(set(table.decks.tolist()))
-    return np.array([regrets[table.decks == d].sum() / 4 for d in decks])
+    """A team's regret a deal, deck by deck (``regret.per_deck``'s count)."""
+    return np.array(deck_sums(table.decks.tolist(), regrets.tolist()))
 
 
 def searched_all(spots: list[Spot], path: Path | None, jobs: int) -> list[Searched]:
@@ -216,10 +215,11 @@ def main() -> None:
     )
     for temperature, lam in SETTINGS:
         cv = table.cross_validated(lam, temperature)
-        diff = team_deal(table, cv) - base
+        corrected = team_deal(table, cv)
+        diff = corrected - base
         ci = 1.96 * diff.std(ddof=1) / math.sqrt(len(diff))
         print(
-            f"T {temperature:g}, lam {lam:g}: cross-validated {team_deal(table, cv).mean():.2f}, "
+            f"T {temperature:g}, lam {lam:g}: cross-validated {corrected.mean():.2f}, "
             f"paired {diff.mean():+.2f} (+-{ci:.2f}); {int((cv != shipped).sum())} decisions differ"
         )
 

@@ -37,6 +37,7 @@ import argparse
 import json
 import pickle
 import sys
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,10 +130,15 @@ def regrets(level: str, spots: list[Spot], jobs: int, settings: dict[str, object
 
 def per_deck(spots: list[Spot], values: list[float]) -> list[float]:
     """A team's regret a deal, deck by deck: both tables' four seats summed, halved twice."""
-    decks: dict[int, float] = {}
-    for s, v in zip(spots, values, strict=True):
-        decks[s.deck] = decks.get(s.deck, 0.0) + v / 4
-    return [decks[d] for d in sorted(decks)]
+    return deck_sums([s.deck for s in spots], values)
+
+
+def deck_sums(decks: Iterable[int], values: Iterable[float]) -> list[float]:
+    """:func:`per_deck` from each decision's deck number (in deck order)."""
+    sums: dict[int, float] = {}
+    for d, v in zip(decks, values, strict=True):
+        sums[d] = sums.get(d, 0.0) + v / 4
+    return [sums[d] for d in sorted(sums)]
 
 
 def main() -> None:

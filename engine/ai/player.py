@@ -42,18 +42,18 @@ HARD_PLAN = SearchPlan(
 # Worlds solved exactly from the first trick by the compiled search core
 # (``world_search``).  Fewer worlds while the deal is whole (a 32-card solve of every
 # root card costs about 12 ms), more once it shrinks; the node budget (18 million, about
-# 0.8 to 1.8 s of solving by the machine) bounds the heavy decisions of the second trick;
-# past it the remaining worlds are played out by the rules of thumb (the opening lead
-# solves about half of its worlds' weight, the rest of the first trick nine tenths, the
-# second 97%: ``bench/expert_speed.py``; all exact on fewer worlds measured worse).  The first trick
-# spends half as much (9 million), and its cards race (``Tier.race``): after its first 8
-# worlds a card 10 points or more below the best is solved no more, so the budget goes to
-# the cards still in the running (since session 21: the same regret as before in the
-# three rulesets, for a quarter less work a decision; the second trick's race and half
-# budget both cost regret, docs/ai.md).  A belote still in a
-# seat's hand counts in each world's score (``foresee_belote``); the melds every seat
-# will declare, counted in the first trick of club and Bulgarian (``foresee_melds``),
-# measured a loss on fresh decks and stay an option (docs/ai.md).
+# 0.8 to 1.8 s of solving by the machine) bounds the heavy decisions of the second
+# trick; past it the remaining worlds are played out by the rules of thumb (the opening
+# lead solves about half of its worlds' weight, the rest of the first trick nine tenths,
+# the second 97%: ``bench/expert_speed.py``; all exact on fewer worlds measured
+# worse).  The first trick spends half as much (9 million), and its cards race
+# (``Tier.race``): after its first 8 worlds a card 10 points or more below the best is
+# solved no more, so the budget goes to the cards still in the running (since session
+# 21: the same regret as before in the three rulesets, for a quarter less work a
+# decision; the second trick's race and half budget both cost regret, docs/ai.md).  A
+# belote still in a seat's hand counts in each world's score (``foresee_belote``); the
+# melds every seat will declare, counted in the first trick of club and Bulgarian
+# (``foresee_melds``), measured a loss on fresh decks and stay an option (docs/ai.md).
 # Four times the worlds are drawn, each weighed by how likely the learned policy
 # (``policy.py``) finds the others' cards so far from the hand that world gives them, and
 # the worlds solved are drawn from those in proportion to their weights (measured +3.4 a
