@@ -1615,11 +1615,47 @@ static void dealt_hands(const uint32_t *hands, const Play *history, int nh, uint
     for (int i = 0; i < nh; i++) dealt[history[i].seat] |= 1u << history[i].card;
 }
 
-/* world_search.py's ``world_weight``: the plays, the policy and the bids (not the judge). */
+/* What the others showed and did not announce (knowledge.py's ``shown_melds`` and
+ * ``unannounced``), and the factor of a world that disagrees with it. */
+typedef struct {
+    long long shown[4];  /* points << 32 | cards of the melds shown; -1: not known */
+    uint32_t unheld[4];  /* cards not held, by a belote not announced */
+    double mismatch;
+} Announced;
+
+/* The cards of one meld of ``best_melds_c``. */
+static uint32_t meld_cards(const MeldC *m) {
+    if (m->run == 0) return 0x01010101u << m->top;
+    return ((1u << m->run) - 1u) << (8 * m->suit + m->top - m->run + 1);
+}
+
+/* world_search.py's ``announced_likelihood``; ``dealt`` is each seat's whole hand. */
+static double announced_weight(const Announced *an, int me, const uint32_t *dealt) {
+    for (int s = 0; s < 4; s++) {
+        if (s == me) continue;
+        if (dealt[s] & an->unheld[s]) return an->mismatch;
+        if (an->shown[s] >= 0) {
+            MeldC m[8];
+            int n = best_melds_c(dealt[s], m);
+            long long points = 0;
+            uint32_t cards = 0;
+            for (int i = 0; i < n; i++) {
+                points += m[i].points;
+                cards |= meld_cards(&m[i]);
+            }
+            if ((points << 32 | (long long)cards) != an->shown[s]) return an->mismatch;
+        }
+    }
+    return 1.0;
+}
+
+/* world_search.py's ``world_weight``: the plays, the policy, the bids and what was
+ * announced (not the judge). */
 static double world_weight_c(int kind, int code, int seat, int taker, int infer,
                              const Play *history, int nh, const uint32_t *hands,
                              const double *policy, double policy_alpha, const SeenBid *bids,
-                             int nbids, int turned, double bid_mismatch, FactorCache *cache) {
+                             int nbids, int turned, double bid_mismatch, FactorCache *cache,
+                             const Announced *an) {
     double w = (infer & 1) ? likelihood(kind, code, seat, taker, history, nh, hands) : 1.0;
     if (infer & 8)
         w *= policy_likelihood(kind, code, seat, taker, history, nh, hands, policy, policy_alpha,
@@ -1628,6 +1664,11 @@ static double world_weight_c(int kind, int code, int seat, int taker, int infer,
         uint32_t dealt[4];
         dealt_hands(hands, history, nh, dealt);
         w *= auction_weight(bids, nbids, dealt, hands, turned, bid_mismatch, cache);
+    }
+    if (infer & 16) {
+        uint32_t dealt[4];
+        dealt_hands(hands, history, nh, dealt);
+        w *= announced_weight(an, seat, dealt);
     }
     return w;
 }
@@ -1888,7 +1929,8 @@ PyDoc_STRVAR(search_doc,
              " node_budget, infer, objective, points_weight, bids=(), turned=-1, bid_mismatch=1.0,"
              " judge_depth=0, judge_cards=32, judge_tau=20.0, judge_budget=0, policy=(),"
              " policy_alpha=1.0, oversample=1, belote_pairs=(), foresee_melds=0,"
-             " model_trick=0, race_worlds=0, race_margin=0.0)"
+             " model_trick=0, race_worlds=0, race_margin=0.0, shown_melds=(), unannounced=(),"
+             " announce_mismatch=1.0)"
              " -> (cards, totals, weight_sum, nodes, dropped, exact)\n\n"
              "engine/ai/world_search.py's ``world_totals``, compiled end to end.");
 
@@ -1905,13 +1947,16 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     double policy_alpha = 1.0;
     int oversample = 1, foresee = 0, model = 0, race_worlds = 0;
     double race_margin = 0.0;
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdiOiiid", &kind, &code, &seat, &taker,
+    PyObject *shown_o = NULL, *unheld_o = NULL;
+    Announced announced = {{-1, -1, -1, -1}, {0, 0, 0, 0}, 1.0};
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdiOiiidOOd", &kind, &code, &seat, &taker,
                           &multiplier, &fixed_o, &seats_o, &need_o, &classes_o, &leader, &trick_o,
                           &played_in, &won, &history_o, &so_far, &melds_o, &belotes_o, &samples,
                           &seed, &node_budget, &infer, &objective, &points_weight, &bids_o,
                           &turned, &bid_mismatch, &judge_depth, &judge_cards, &judge_tau,
                           &judge_budget, &policy_o, &policy_alpha, &oversample, &pairs_o, &foresee,
-                          &model, &race_worlds, &race_margin))
+                          &model, &race_worlds, &race_margin, &shown_o, &unheld_o,
+                          &announced.mismatch))
         return NULL;
     if (race_worlds < 0 || (race_worlds && (model || !(race_margin >= 0)))) {
         PyErr_SetString(PyExc_ValueError, "race: worlds >= 0, a margin >= 0, and no model_trick");
@@ -1977,6 +2022,12 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     if (read_ints(belotes_o, 2, 2, buf, "belotes: two numbers") < 0) goto done;
     belotes[0] = (int)buf[0];
     belotes[1] = (int)buf[1];
+    if (infer & 16) {
+        if (shown_o && read_ints(shown_o, 4, 4, buf, "shown_melds: four numbers") < 0) goto done;
+        for (int i = 0; shown_o && i < 4; i++) announced.shown[i] = buf[i];
+        if (unheld_o && read_ints(unheld_o, 4, 4, buf, "unannounced: four masks") < 0) goto done;
+        for (int i = 0; unheld_o && i < 4; i++) announced.unheld[i] = (uint32_t)buf[i];
+    }
     if (pairs_o && pairs_o != Py_None) {
         if ((npairs = read_ints(pairs_o, -1, 4, buf, "belote_pairs: at most four masks")) < 0) goto done;
         for (int i = 0; i < npairs; i++) {
@@ -2148,7 +2199,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                     draw_world(sp, &rng, cand[i]);
                     cw[i] = world_weight_c(kind, code, seat, taker, infer, history, nh, cand[i],
                                            policy, policy_alpha, bids, nbids, turned, bid_mismatch,
-                                           &cache);
+                                           &cache, &announced);
                     total += cw[i];
                 }
                 nsel = resample(cw, ncand, samples, total, &rng, picked);
@@ -2172,7 +2223,8 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
             } else {
                 draw_world(sp, &rng, hands);
                 w = world_weight_c(kind, code, seat, taker, infer, history, nh, hands, policy,
-                                   policy_alpha, bids, nbids, turned, bid_mismatch, &cache);
+                                   policy_alpha, bids, nbids, turned, bid_mismatch, &cache,
+                                   &announced);
             }
             if ((infer & 4) && judge_depth) {
                 /* past the judge's budget no more worlds are drawn (an unjudged world

@@ -7,7 +7,9 @@ Those deductions are made exactly, by asking the play model whether the card pla
 still have been legal had the player also held card ``x``: when not, ``x`` was never in
 that hand.  Announcements place cards too: the turned card goes to the taker, a belote
 announced with one of K/Q places the other, and melds shown after the first trick place
-their cards.
+their cards.  What was not announced says something too, but only of players who always
+announce (every bot does; a person may forget), so it is kept apart (``shown_melds``,
+``unannounced``) for the search to weigh its worlds by, never to rule a world out.
 """
 
 from __future__ import annotations
@@ -18,14 +20,18 @@ from typing import TYPE_CHECKING
 
 from engine.ai.auction import SeenBid, others_bids
 from engine.ai.tables import (
+    AT,
     CONTRACT_CODES,
     FULL,
+    NT,
     POINTS,
     RULESET_KINDS,
     last_trick_bonus,
     legal_mask,
 )
 from engine.errors import EngineError
+from engine.rulesets import get_ruleset
+from engine.simulate import BELOTE_MASK
 
 if TYPE_CHECKING:
     from engine.match import SeatView
@@ -58,6 +64,14 @@ class Knowledge:
     turned: int | None = None  # the French turned card (it went to the taker)
     dealer: int = 0
     bids: tuple[tuple[int, str], ...] = ()  # the auction of this deal, in order
+    # What the others did not announce, for the worlds to agree with (``INFER_ANNOUNCED``):
+    # per seat, the melds it showed after the first trick, as ``points << 32 | cards``
+    # (0: it showed none), or -1 when not known (the seat's own, before the melds are
+    # shown, or a deal without melds) ...
+    shown_melds: tuple[int, int, int, int] = (-1, -1, -1, -1)
+    # ... and the cards it did not hold when it played a king or queen of a belote
+    # without announcing it (the other card of the pair, still unplayed then).
+    unannounced: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     @cached_property
     def seen(self) -> tuple[SeenBid, ...]:
@@ -101,12 +115,17 @@ def knowledge_from_view(view: SeatView) -> Knowledge:
     history: list[tuple[int, int, tuple[int, ...], int]] = []
     gone = 0
 
+    unannounced = [0, 0, 0, 0]
+    announced = set(view.belotes)
+
     def note_plays(cards: list[tuple[int, int]]) -> None:
         nonlocal gone
         prefix: list[int] = []
         for s, c in cards:
             if prefix:
                 excluded[s] |= _excluded_by(kind, code, c, prefix)
+            if (s, c) not in announced:
+                unannounced[s] |= _belote_unheld(code, c, prefix, gone)
             history.append((s, c, tuple(prefix), gone))
             prefix.append(c)
             gone |= 1 << c
@@ -180,7 +199,38 @@ def knowledge_from_view(view: SeatView) -> Knowledge:
         turned=view.turned,
         dealer=view.dealer,
         bids=tuple(view.bids),
+        shown_melds=_shown_melds(view, seat, code),
+        unannounced=(unannounced[0], unannounced[1], unannounced[2], unannounced[3]),
     )
+
+
+def _belote_unheld(code: int, card: int, prefix: list[int], gone: int) -> int:
+    """The card a seat did not hold when it played ``card`` on ``prefix`` without a belote:
+    the other of a king and queen that make one, when that one was still unplayed and the
+    rules would have let the seat announce with ``card`` had it held both (in All Trump,
+    only on a lead or in the suit led).  Every bot announces whenever it can; a person may
+    forget, which is why the worlds only weigh this (``ANNOUNCE_MISMATCH``)."""
+    if not BELOTE_MASK[code] >> card & 1:
+        return 0
+    other = card ^ 3  # Q <-> K of the same suit
+    if gone >> other & 1:
+        return 0
+    if code == AT and prefix and prefix[0] >> 3 != card >> 3:
+        return 0
+    return 1 << other
+
+
+def _shown_melds(view: SeatView, seat: int, code: int) -> tuple[int, int, int, int]:
+    """Each other seat's melds shown after the first trick, as ``points << 32 | cards``
+    (0: none shown; -1: not known)."""
+    if code == NT or not view.tricks or not get_ruleset(view.ruleset).has_melds:
+        return (-1, -1, -1, -1)
+    shown = [0, 0, 0, 0]
+    for s, meld, _counts in view.melds:
+        cards = sum(1 << c for c in meld.cards)
+        shown[s] = (shown[s] + (meld.points << 32)) | cards
+    shown[seat] = -1
+    return (shown[0], shown[1], shown[2], shown[3])
 
 
 _EXCL_CACHE: dict[tuple[int, int, int, tuple[int, ...]], int] = {}

@@ -26,6 +26,7 @@ from engine.ai.tables import (
     legal_mask,
 )
 from engine.ai.world_search import (
+    INFER_ANNOUNCED,
     INFER_AUCTION,
     INFER_PLAYS,
     INFER_POLICY,
@@ -75,6 +76,7 @@ class SearchPlan:
     infer_auction: bool = False  # ... and their bids (exact tiers of the search core only)
     judge: Judge = NO_JUDGE  # ... and their latest cards by the solver (when ``depth`` > 0)
     infer_policy: bool = False  # ... and their past cards by the learned policy (``policy.py``)
+    infer_announced: bool = False  # ... and the melds they showed, the belotes they did not
     policy_alpha: float = 1.0  # the power of the policy's probabilities in a world's weight
     oversample: int = 1  # draw this many times the worlds, solve those resampled by weight
     # Exact tiers run the search core (``world_search``: uniform worlds, compiled end to
@@ -107,6 +109,7 @@ class SearchPlan:
             | (INFER_AUCTION if self.infer_auction else 0)
             | (INFER_SOLVED if self.judge.depth else 0)
             | (INFER_POLICY if self.infer_policy else 0)
+            | (INFER_ANNOUNCED if self.infer_announced else 0)
         )
 
     def tier(self, cards_left: int, lead: bool = False) -> Tier:

@@ -68,6 +68,11 @@ INFER_PLAYS = 1  # the others' past cards, by the rules of thumb (``play_likelih
 INFER_AUCTION = 2  # the others' bids, by the hard evaluation (``auction.py``)
 INFER_SOLVED = 4  # the others' latest cards, judged by the solver (``Judge``)
 INFER_POLICY = 8  # the others' past cards, by the learned policy (``policy_likelihood``)
+INFER_ANNOUNCED = 16  # the melds they showed, the belotes they did not announce
+# The factor of a world in which another seat held melds other than those it showed, or
+# a king and queen it played without announcing the belote.  Bots always announce, so
+# such a world cannot be, but a person may forget: it is weighed down, not ruled out.
+ANNOUNCE_MISMATCH = 0.05
 
 
 @dataclass(frozen=True)
@@ -319,6 +324,29 @@ def melds_to_foresee(k: Knowledge) -> bool:
     return k.tricks_done == 0 and k.code != NT and get_ruleset(k.ruleset).has_melds
 
 
+def announced_likelihood(k: Knowledge, hands: list[int]) -> float:
+    """``ANNOUNCE_MISMATCH`` when the world ``hands`` gives another seat a belote it did
+    not announce or melds other than those it showed after the first trick, else 1: a
+    seat that showed nothing held no meld at all, and that rules out about two worlds in
+    five drawn without it (club and Bulgarian, from the second trick on)."""
+    dealt = dealt_hands(k, hands)
+    for seat in range(4):
+        if seat == k.seat:
+            continue
+        if dealt[seat] & k.unannounced[seat]:
+            return ANNOUNCE_MISMATCH
+        shown = k.shown_melds[seat]
+        if shown >= 0:
+            melds = best_melds(dealt[seat])
+            held = sum(m.points for m in melds) << 32
+            for m in melds:
+                for c in m.cards:
+                    held |= 1 << c
+            if held != shown:
+                return ANNOUNCE_MISMATCH
+    return 1.0
+
+
 def world_weight(k: Knowledge, hands: list[int], infer: int, policy_alpha: float = 1.0) -> float:
     """How plausible the world ``hands`` is by the plays and the auction (what ``infer``
     asks to weigh, but the solver's judgement, which has a budget: see ``world_totals``)."""
@@ -327,6 +355,8 @@ def world_weight(k: Knowledge, hands: list[int], infer: int, policy_alpha: float
         w *= policy_likelihood(k, hands, policy_alpha)
     if infer & INFER_AUCTION and k.seen:
         w *= auction_likelihood(k.seen, dealt_hands(k, hands), k.turned)
+    if infer & INFER_ANNOUNCED:
+        w *= announced_likelihood(k, hands)
     return w
 
 
@@ -409,6 +439,9 @@ def world_totals(
             model_trick,
             race.worlds,
             race.margin,
+            list(k.shown_melds),
+            list(k.unannounced),
+            ANNOUNCE_MISMATCH,
         )
         return Totals(tuple(cards), tuple(totals), wsum, nodes, tuple(bits(dropped)), exact)
     if not 1 <= oversample <= 64:
