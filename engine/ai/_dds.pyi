@@ -66,6 +66,9 @@ def search_worlds(
     model_trick: int = 0,
     race_worlds: int = 0,
     race_margin: float = 0.0,
+    shown_melds: Sequence[int] = (),
+    unannounced: Sequence[int] = (),
+    announce_mismatch: float = 1.0,
     /,
 ) -> tuple[list[int], list[float], float, int, int, float]: ...
 def rollout(
