@@ -1660,16 +1660,11 @@ static double world_weight_c(int kind, int code, int seat, int taker, int infer,
     if (infer & 8)
         w *= policy_likelihood(kind, code, seat, taker, history, nh, hands, policy, policy_alpha,
                                cache);
-    if ((infer & 2) && nbids) {
-        uint32_t dealt[4];
-        dealt_hands(hands, history, nh, dealt);
+    uint32_t dealt[4];
+    if (((infer & 2) && nbids) || (infer & 16)) dealt_hands(hands, history, nh, dealt);
+    if ((infer & 2) && nbids)
         w *= auction_weight(bids, nbids, dealt, hands, turned, bid_mismatch, cache);
-    }
-    if (infer & 16) {
-        uint32_t dealt[4];
-        dealt_hands(hands, history, nh, dealt);
-        w *= announced_weight(an, seat, dealt);
-    }
+    if (infer & 16) w *= announced_weight(an, seat, dealt);
     return w;
 }
 

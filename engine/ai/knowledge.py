@@ -34,6 +34,9 @@ from engine.rulesets import get_ruleset
 from engine.simulate import BELOTE_MASK
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from engine.core import Meld
     from engine.match import SeatView
 
 
@@ -220,15 +223,23 @@ def _belote_unheld(code: int, card: int, prefix: list[int], gone: int) -> int:
     return 1 << other
 
 
+def melds_signature(melds: Iterable[Meld]) -> int:
+    """Melds as one number, ``points << 32 | cards``: equal for the melds a seat showed
+    and those a world's hand would have made it show (0: none)."""
+    points = cards = 0
+    for meld in melds:
+        points += meld.points
+        for c in meld.cards:
+            cards |= 1 << c
+    return points << 32 | cards
+
+
 def _shown_melds(view: SeatView, seat: int, code: int) -> tuple[int, int, int, int]:
-    """Each other seat's melds shown after the first trick, as ``points << 32 | cards``
-    (0: none shown; -1: not known)."""
+    """Each other seat's melds shown after the first trick (``melds_signature``; -1: not
+    known)."""
     if code == NT or not view.tricks or not get_ruleset(view.ruleset).has_melds:
         return (-1, -1, -1, -1)
-    shown = [0, 0, 0, 0]
-    for s, meld, _counts in view.melds:
-        cards = sum(1 << c for c in meld.cards)
-        shown[s] = (shown[s] + (meld.points << 32)) | cards
+    shown = [melds_signature(m for s, m, _counts in view.melds if s == x) for x in range(4)]
     shown[seat] = -1
     return (shown[0], shown[1], shown[2], shown[3])
 

@@ -30,7 +30,7 @@ from types import ModuleType
 from engine.ai.auction import MISMATCH as BID_MISMATCH
 from engine.ai.auction import auction_likelihood, bid_rows
 from engine.ai.heuristic import normal_card
-from engine.ai.knowledge import Knowledge
+from engine.ai.knowledge import Knowledge, melds_signature
 from engine.ai.policy import card_probabilities, card_probability
 from engine.ai.policy_weights import WEIGHTS as POLICY_WEIGHTS
 from engine.ai.rollout import rollout
@@ -336,14 +336,8 @@ def announced_likelihood(k: Knowledge, hands: list[int]) -> float:
         if dealt[seat] & k.unannounced[seat]:
             return ANNOUNCE_MISMATCH
         shown = k.shown_melds[seat]
-        if shown >= 0:
-            melds = best_melds(dealt[seat])
-            held = sum(m.points for m in melds) << 32
-            for m in melds:
-                for c in m.cards:
-                    held |= 1 << c
-            if held != shown:
-                return ANNOUNCE_MISMATCH
+        if shown >= 0 and melds_signature(best_melds(dealt[seat])) != shown:
+            return ANNOUNCE_MISMATCH
     return 1.0
 
 
