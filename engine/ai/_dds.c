@@ -450,18 +450,41 @@ static int root_cards(const State *s, int *cards, int *fresh) {
     return nc;
 }
 
+/* A card's exact value, searched first within ASPIRATION points of ``guess`` (the
+ * value of the root card solved before it: a hand's cards are seldom far apart) and
+ * again on the side it failed, from the bound it proved.  The narrow first window cuts
+ * more: 6 to 8% fewer nodes at 28 and 32 cards than one full-window search a card
+ * (session 26, a scratch count over bench/dds.py's random positions); the value is the
+ * same to the point. */
+#define ASPIRATION 16
+static int exact_value(State *s, int card, int guess) {
+    int lo = guess - ASPIRATION, hi = guess + ASPIRATION;
+    int v = play_and_search(s, card, lo, hi);
+    if (s->aborted) return 0;
+    if (v <= lo) return play_and_search(s, card, -INF, v + 1);
+    if (v >= hi) return play_and_search(s, card, v - 1, INF);
+    return v;
+}
+
 /* The value of every legal card in ``only`` (see ``root_cards``; the others' values are
  * left 0); returns how many legal cards, or -1 when the node budget ran out.  A card
  * equivalent to the one before it takes that one's value when that one was solved. */
 static int root_solve(State *s, int *cards, int *values, uint32_t only) {
-    int fresh[8], nc = root_cards(s, cards, fresh), solved = 0;
+    int fresh[8], nc = root_cards(s, cards, fresh), solved = 0, guess = 0, have_guess = 0;
     for (int i = 0; i < nc; i++) {
         if (!(only >> cards[i] & 1)) {
             values[i] = 0;
             solved = 0;
             continue;
         }
-        values[i] = fresh[i] || !solved ? play_and_search(s, cards[i], -INF, INF) : values[i - 1];
+        if (fresh[i] || !solved) {
+            values[i] = have_guess ? exact_value(s, cards[i], guess)
+                                   : play_and_search(s, cards[i], -INF, INF);
+            guess = values[i];
+            have_guess = 1;
+        } else {
+            values[i] = values[i - 1];
+        }
         solved = 1;
         if (s->aborted) return -1;
     }

@@ -154,6 +154,7 @@ def test_only_the_cards_asked_for_are_solved_and_to_the_same_values(kind: int) -
     """A race solves some root cards no more: the others keep their exact values, on the
     compiled solver and the Python one, equivalent cards included."""
     rng = random.Random(1300 + kind)
+    asked_nodes = every_nodes = 0
     for _ in range(20):
         pos = random_ending(rng, kind, rng.choice([3, 4]))
         team = rng.randrange(2)
@@ -165,4 +166,8 @@ def test_only_the_cards_asked_for_are_solved_and_to_the_same_values(kind: int) -
         values, nodes = solve_root(pos, team, None, only)
         assert values == asked
         assert Solver(kind, pos.code, team).root_values(pos, only) == asked
-        assert nodes <= solve_root(pos, team)[1]
+        asked_nodes += nodes
+        every_nodes += solve_root(pos, team)[1]
+    # On the whole, fewer cards cost fewer nodes (not always one position at a time: each
+    # root card's first window is centred on the card solved before it).
+    assert asked_nodes < every_nodes
