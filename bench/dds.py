@@ -5,7 +5,9 @@
 Random deals of the club ruleset (suit contracts) and the Bulgarian one (all six
 contracts), cut to 12, 16, 20, 24, 28 and 32 cards left at a trick boundary; each position
 is solved from scratch (fresh transposition table) for its exact value, or with
-``--root`` for every legal card's value (what the expert's search asks).  The compiled
+``--root`` for every legal card's value (what the expert's search asks).  The nodes (the
+median and the sum over the positions) do not depend on the machine's load: they compare
+two builds of the solver where the times cannot.  The compiled
 core (engine/ai/_dds.c) by default; ``--python`` times the pure-Python ``Solver`` (up to
 24 cards: a whole deal takes it seconds).
 """
@@ -50,7 +52,10 @@ def main() -> None:
     compiled = COMPILED and not args.python
     what = "every root card" if args.root else "one value"
     print(f"solver: {'compiled (engine/ai/_dds.c)' if compiled else 'pure Python'}, {what}")
-    print(f"{'cards':>5} {'median ms':>10} {'p90 ms':>9} {'nodes med':>10} {'knodes/s':>9}")
+    print(
+        f"{'cards':>5} {'median ms':>10} {'p90 ms':>9} {'nodes med':>10} {'nodes all':>11} "
+        f"{'knodes/s':>9}"
+    )
     for left in (12, 16, 20, 24, 28, 32) if compiled else (12, 16, 20, 24):
         rng = random.Random(f"{args.seed}|{left}")
         times, nodes = [], []
@@ -69,7 +74,7 @@ def main() -> None:
         p90 = sorted(times)[int(0.9 * (len(times) - 1))]
         print(
             f"{left:>5} {statistics.median(times) * 1000:>10.1f} {p90 * 1000:>9.1f} "
-            f"{statistics.median(nodes):>10.0f} {rate:>9.0f}"
+            f"{statistics.median(nodes):>10.0f} {sum(nodes):>11} {rate:>9.0f}"
         )
 
 

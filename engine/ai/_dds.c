@@ -453,9 +453,9 @@ static int root_cards(const State *s, int *cards, int *fresh) {
 /* A card's exact value, searched first within ASPIRATION points of ``guess`` (the
  * value of the root card solved before it: a hand's cards are seldom far apart) and
  * again on the side it failed, from the bound it proved.  The narrow first window cuts
- * more: 6 to 8% fewer nodes at 28 and 32 cards than one full-window search a card
- * (session 26, a scratch count over bench/dds.py's random positions); the value is the
- * same to the point. */
+ * more: 4 to 9% fewer nodes at 24 to 32 cards than one full-window search a card
+ * (`python bench/dds.py --root --positions 100`, session 26); the value is the same to
+ * the point. */
 #define ASPIRATION 16
 static int exact_value(State *s, int card, int guess) {
     int lo = guess - ASPIRATION, hi = guess + ASPIRATION;
