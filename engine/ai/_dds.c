@@ -470,7 +470,7 @@ static int exact_value(State *s, int card, int guess) {
  * left 0); returns how many legal cards, or -1 when the node budget ran out.  A card
  * equivalent to the one before it takes that one's value when that one was solved. */
 static int root_solve(State *s, int *cards, int *values, uint32_t only) {
-    int fresh[8], nc = root_cards(s, cards, fresh), solved = 0, guess = 0, have_guess = 0;
+    int fresh[8], nc = root_cards(s, cards, fresh), solved = 0, guess = INF; /* INF: none yet */
     for (int i = 0; i < nc; i++) {
         if (!(only >> cards[i] & 1)) {
             values[i] = 0;
@@ -478,10 +478,9 @@ static int root_solve(State *s, int *cards, int *values, uint32_t only) {
             continue;
         }
         if (fresh[i] || !solved) {
-            values[i] = have_guess ? exact_value(s, cards[i], guess)
-                                   : play_and_search(s, cards[i], -INF, INF);
+            values[i] = guess == INF ? play_and_search(s, cards[i], -INF, INF)
+                                     : exact_value(s, cards[i], guess);
             guess = values[i];
-            have_guess = 1;
         } else {
             values[i] = values[i - 1];
         }
