@@ -42,11 +42,14 @@ from engine.events import (
     TrickWon,
 )
 from engine.match import DealRecord, Match, Phase, SeatView
+from engine.options import OPTION_NAMES, OPTIONS, OptionSpec, TableRules, options_of
 from engine.recipe import DeckInputs, commitment, parse_seed_hex, shuffled_deck
 from engine.rulesets import RULESETS, Ruleset, get_ruleset
 
 __all__ = [
     "CONTRACT_TEXTS",
+    "OPTIONS",
+    "OPTION_NAMES",
     "RANKS",
     "RULESETS",
     "SUITS",
@@ -71,10 +74,12 @@ __all__ = [
     "Meld",
     "MeldsShown",
     "NotYourTurn",
+    "OptionSpec",
     "Phase",
     "Redealt",
     "Ruleset",
     "SeatView",
+    "TableRules",
     "Trick",
     "TrickWon",
     "UnknownRuleset",
@@ -87,6 +92,7 @@ __all__ = [
     "get_ruleset",
     "legal_plays",
     "mask_of",
+    "options_of",
     "parse_card",
     "parse_cards",
     "parse_seed_hex",

@@ -56,6 +56,7 @@ from engine.events import (
     Trick,
     TrickWon,
 )
+from engine.options import TableRules
 from engine.recipe import DeckInputs, shuffled_deck
 from engine.rulesets import Ruleset, get_ruleset
 from engine.simulate import BELOTE_MASK
@@ -113,16 +114,24 @@ DeckSource = Callable[[int], Sequence[int]] | Sequence[Sequence[int]]
 
 class Match:
     """A 4-seat match of one ruleset. Give exactly one of ``inputs`` (the fair-deal recipe)
-    or ``decks`` (a callable ``k -> deck`` or a list of decks)."""
+    or ``decks`` (a callable ``k -> deck`` or a list of decks). ``ruleset`` may be a
+    :class:`TableRules` (the ruleset with its options and target); ``target``, when given,
+    overrides the target it names."""
 
     def __init__(
         self,
-        ruleset: str | Ruleset = "club",
+        ruleset: str | Ruleset | TableRules = "club",
         inputs: DeckInputs | None = None,
         target: int | None = None,
         decks: DeckSource | None = None,
     ) -> None:
-        self.rules = get_ruleset(ruleset)
+        if isinstance(ruleset, TableRules):
+            self.table_rules = ruleset
+            target = ruleset.target if target is None else target
+            self.rules = ruleset.rules
+        else:
+            self.rules = get_ruleset(ruleset)
+            self.table_rules = TableRules(self.rules.name)
         if (inputs is None) == (decks is None):
             raise EngineError("Give the match either deck inputs or decks, not both.")
         if inputs is not None:
@@ -132,6 +141,8 @@ class Match:
                 raise InvalidSeed("A match is played by 4 seats with the 32-card deck.")
         if target is not None and (not isinstance(target, int) or target <= 0):
             raise EngineError("The target must be a positive whole number.")
+        if target is not None and target != self.table_rules.target:
+            self.table_rules = self.table_rules.with_changes(target=target)
         self.target = target if target is not None else self.rules.target
         self.inputs = inputs
         self._decks = decks
@@ -641,10 +652,14 @@ class Match:
     def to_log(self) -> dict[str, Any]:
         """JSON-safe log. With recipe inputs it holds the server seed: keep it private until
         the reveal. With given decks it holds the decks used so far."""
-        return {
+        log: dict[str, Any] = {
             "format": LOG_FORMAT,
             "ruleset": self.rules.name,
             "target": self.target,
+        }
+        if self.table_rules.options:  # absent when none is set: older logs read the same
+            log["options"] = self.table_rules.options
+        return log | {
             "inputs": None if self.inputs is None else self.inputs.to_dict(),
             "decks": None if self.inputs is not None else [cards_text(d) for d in self._decks_used],
             "actions": [[s, t] for s, t in self.actions],
@@ -655,13 +670,12 @@ class Match:
         if not isinstance(log, dict) or log.get("format") != LOG_FORMAT:
             raise EngineError("Not a match log.")
         try:
+            rules = TableRules.from_dict({"ruleset": log["ruleset"], "options": log.get("options")})
             if log.get("inputs") is not None:
-                m = cls(
-                    log["ruleset"], inputs=DeckInputs.from_dict(log["inputs"]), target=log["target"]
-                )
+                m = cls(rules, inputs=DeckInputs.from_dict(log["inputs"]), target=log["target"])
             else:
                 decks = [[parse_card(t) for t in d.split()] for d in log["decks"]]
-                m = cls(log["ruleset"], decks=decks, target=log["target"])
+                m = cls(rules, decks=decks, target=log["target"])
             for seat, text in log["actions"]:
                 m.apply(seat, text)
         except (KeyError, TypeError, AttributeError) as exc:

@@ -22,7 +22,7 @@ from bot.show.dispatch import Dispatch
 from bot.show.i18n import _
 from bot.show.posting import Presenter
 from bot.store import TableRow
-from engine import RULESETS
+from engine import OPTION_NAMES, RULESETS, options_of
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +36,20 @@ class NewTables:
     seed_window: float = 20.0
     ai_level: str = "normal"
     max_per_channel: int = 20
+
+
+def _check_options(settings: TableSettings) -> None:
+    """Refuse a table option its ruleset does not have, naming the ones it has."""
+    for name in settings.options:
+        known = [spec.name for spec in options_of(settings.ruleset)]
+        if name not in known:
+            flags = ", ".join("--" + n.replace("_", "-") for n in known)
+            raise Refused(
+                "err-option-ruleset",
+                option="--" + name.replace("_", "-"),
+                ruleset=settings.ruleset,
+                options=flags or "-",
+            )
 
 
 class Lobby:
@@ -92,6 +106,8 @@ class Lobby:
                 settings.ruleset = a
             elif a == "--rated":
                 settings.rated = True
+            elif a.startswith("--") and a[2:].replace("-", "_") in OPTION_NAMES:
+                settings.options[a[2:].replace("-", "_")] = True
             elif a in ("--target", "--timer", "--window", "--ai"):
                 if not args:
                     raise Refused("err-option-value", option=a)
@@ -106,6 +122,7 @@ class Lobby:
                     settings.seed_window = parse.seed_window(value)
             else:
                 raise Refused("err-create-arg", arg=parse.echo(word), rulesets=", ".join(RULESETS))
+        _check_options(settings)
         if await self._live_tables(ctx.channel.id) >= s.max_per_channel:
             raise Refused("err-too-many-tables")
         now = self._clock.now()

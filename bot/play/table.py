@@ -28,7 +28,7 @@ from bot.play.entries import (
     decode,
 )
 from bot.store.records import LogEntry, TableRow
-from engine import Action, DeckInputs, Event, Match
+from engine import Action, DeckInputs, Event, Match, TableRules
 
 LEVELS = ("easy", "normal", "hard", "expert")
 BOT_NAMES = ("Ada", "Bruno", "Chloe", "Dario")
@@ -65,6 +65,12 @@ class TableSettings:
     seed_window: float = 20.0
     rated: bool = False
     ai_level: str = "normal"  # who plays a turn that timed out, and for an away player
+    options: dict[str, bool] = field(default_factory=dict)  # TableRules' options set
+
+    @property
+    def rules(self) -> TableRules:
+        """The ruleset, target and options as the engine takes them (validated)."""
+        return TableRules(self.ruleset, self.target, **self.options)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -184,6 +190,7 @@ class MatchRun:
     use_drand: bool
     ai_level: str
     started_at: float
+    options: dict[str, bool] = field(default_factory=dict)  # the table's rule options
     seq: int = 1  # the next log position (the start entry is 0)
     last_at: float = 0.0
     phase: str = "seeds"  # "seeds" | "drand" | "play" | "over"
@@ -218,6 +225,7 @@ class MatchRun:
             "seats": [s.to_json() for s in seats],
             "ruleset": settings.ruleset,
             "target": settings.target,
+            "options": settings.rules.options,
             "server_seed": server_seed.hex(),
             "commitment": commitment,
             "ai_seed": ai_root.hex(),
@@ -236,6 +244,7 @@ class MatchRun:
             seats=[Seat(**s) for s in d["seats"]],
             ruleset=d["ruleset"],
             target=d["target"],
+            options=dict(d.get("options") or {}),
             server_seed=bytes.fromhex(d["server_seed"]),
             commitment=d["commitment"],
             ai_root=bytes.fromhex(d["ai_seed"]),
@@ -256,6 +265,11 @@ class MatchRun:
         return run
 
     # --- questions -----------------------------------------------------------------------
+
+    @property
+    def rules(self) -> TableRules:
+        """The rules this match started with (a later change of settings leaves them)."""
+        return TableRules(self.ruleset, self.target, **self.options)
 
     @property
     def over(self) -> bool:
@@ -355,6 +369,6 @@ class MatchRun:
         return typed if isinstance(typed, ActionTaken) else None
 
     def _deal(self) -> list[Event]:
-        self.match = Match(ruleset=self.ruleset, inputs=self.deck_inputs(), target=self.target)
+        self.match = Match(self.rules, inputs=self.deck_inputs())
         self.phase = "play"
         return []

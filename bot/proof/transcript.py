@@ -20,6 +20,8 @@ The format (``docs/fairdeal.md`` has a worked example)::
 
 ``server_seed`` is left out until the reveal: a transcript of a running match never holds
 the secret. ``target`` (null: the ruleset's own) is needed to replay where the match ends.
+``options`` (``{"no_trump": true, ...}``, left out when the table set none) are the
+ruleset's table options (``engine.TableRules``), needed to replay the auction and the count.
 """
 
 from __future__ import annotations
@@ -89,6 +91,7 @@ class Transcript:
     drand: DrandRecord | None = None
     recipe: str = RECIPE
     target: int | None = None
+    options: dict[str, bool] = field(default_factory=dict)
 
     # --- JSON -------------------------------------------------------------------------
 
@@ -97,9 +100,10 @@ class Transcript:
             "match": self.match,
             "ruleset": self.ruleset,
             "target": self.target,
-            "recipe": self.recipe,
-            "commitment": self.commitment,
         }
+        if self.options:
+            out["options"] = dict(self.options)
+        out |= {"recipe": self.recipe, "commitment": self.commitment}
         if self.server_seed is not None:
             out["server_seed"] = self.server_seed
         out["seats"] = [{"name": s.name, "seed": s.seed, "bot": s.bot} for s in self.seats]
@@ -158,10 +162,16 @@ class Transcript:
             raw = data.get("deals")
             deals = tuple(_deal_from_dict(d) for d in _list([] if raw is None else raw, "deals"))
             target = data.get("target")
+            options = data.get("options") or {}
+            if not isinstance(options, dict) or not all(
+                isinstance(k, str) and isinstance(v, bool) for k, v in options.items()
+            ):
+                raise TranscriptError("The options must map names to true or false.")
             return cls(
                 match=str(data["match"]),
                 ruleset=_str(data["ruleset"], "ruleset"),
                 target=None if target is None else _int(target, "target"),
+                options=dict(options),
                 recipe=_str(data.get("recipe", RECIPE), "recipe"),
                 commitment=_str(data["commitment"], "commitment"),
                 server_seed=_opt_str(data.get("server_seed"), "server seed"),
@@ -380,6 +390,7 @@ def transcript_from_match(
         match=match_id,
         ruleset=match.ruleset.name if hasattr(match.ruleset, "name") else str(match.ruleset),
         target=target if target is not None else getattr(match, "target", None),
+        options=dict(match.table_rules.options) if hasattr(match, "table_rules") else {},
         commitment=commitment(inputs.server_seed),
         server_seed=inputs.server_seed.hex() if reveal else None,
         seats=tuple(

@@ -28,7 +28,15 @@ from typing import Any
 
 from bot.proof.drand import QUICKNET_CHAIN_HASH, Beacon, DrandClient, verify_beacon
 from bot.proof.transcript import RECIPE, Transcript, deal_score, match_result
-from engine import RULESETS, DeckInputs, Match, card_text, shuffled_deck
+from engine import (
+    RULESETS,
+    DeckInputs,
+    EngineError,
+    Match,
+    TableRules,
+    card_text,
+    shuffled_deck,
+)
 
 SERVER_SEED_BYTES = 32
 SEAT_SEED_BYTES = 16
@@ -280,15 +288,26 @@ def _check_table(t: Transcript, report: VerifyReport) -> bool:
         why = f"{len(t.seats)} seats: every ruleset is played by {SEATS}."
     elif t.target is not None and t.target <= 0:
         why = f"The target {t.target} is not a positive number of points."
+    else:
+        try:
+            table_rules(t)
+        except EngineError as exc:
+            why = str(exc)
     if why:
         report.add("table", FAIL, why + " Nothing else is checked.")
         return False
+    options = "".join(f", {name}" for name in t.options)
     report.add(
         "table",
         OK,
-        f"{t.ruleset}, {SEATS} seats, the {DECK_SIZE}-card deck, recipe {RECIPE}.",
+        f"{t.ruleset}{options}, {SEATS} seats, the {DECK_SIZE}-card deck, recipe {RECIPE}.",
     )
     return True
+
+
+def table_rules(t: Transcript) -> TableRules:
+    """The rules the transcript names (raises EngineError, saying why, if it names none)."""
+    return TableRules.from_dict({"ruleset": t.ruleset, "target": None, "options": t.options})
 
 
 def _inputs(t: Transcript, report: VerifyReport) -> DeckInputs | None:
@@ -478,7 +497,7 @@ def _check_end(t: Transcript, match: Match, report: VerifyReport) -> None:
 def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
     """Rebuild the match from the inputs and the actions; compare what the engine deals,
     what it allows and how it counts with what the transcript records."""
-    match = Match(ruleset=t.ruleset, inputs=inputs, target=t.target)
+    match = Match(table_rules(t), inputs=inputs, target=t.target)
     stopped: int | None = None  # the deal (from 1) after which nothing can be compared
     for i, deal in enumerate(t.deals):
         n = i + 1
