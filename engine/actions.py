@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import card_text, parse_card
-from engine.contract import CONTRACT_TEXTS
+from engine.contract import BID_WORDS, CAPOT_BID, CONTRACT_TEXTS, GENERALE_BID
 from engine.errors import IllegalAction, InvalidCard
 
 
@@ -16,10 +16,13 @@ class Action:
     card: int | None = None
     belote: bool = False
     melds: bool = False
+    value: int | None = None  # Coinche: the bid's value (80..160, capot 250, générale 500)
 
     @property
     def text(self) -> str:
         if self.kind == "bid":
+            if self.value is not None:
+                return f"bid {BID_WORDS.get(self.value, str(self.value))} {self.contract}"
             return f"bid {self.contract}"
         if self.kind == "play":
             if type(self.card) is int and 0 <= self.card < 32:
@@ -39,8 +42,18 @@ class Action:
         return _TAKE
 
     @staticmethod
-    def bid(contract: str) -> Action:
-        return Action("bid", contract=contract)
+    def bid(contract: str, value: int | None = None) -> Action:
+        """``bid H`` (French second round, Bulgarian) or, with a value, Coinche's
+        ``bid 90 H`` / ``bid capot H`` / ``bid generale H``."""
+        return Action("bid", contract=contract, value=value)
+
+    @staticmethod
+    def coinche() -> Action:
+        return _COINCHE
+
+    @staticmethod
+    def surcoinche() -> Action:
+        return _SURCOINCHE
 
     @staticmethod
     def contre() -> Action:
@@ -70,10 +83,14 @@ class Action:
             )
         kind = words[0].lower()
         rest = [w.lower() for w in words[1:]]
-        if kind in ("pass", "take", "contre", "recontre") and not rest:
-            return {"pass": _PASS, "take": _TAKE, "contre": _CONTRE, "recontre": _RECONTRE}[kind]
+        if kind in _WORDS and not rest:
+            return _WORDS[kind]
         if kind == "bid" and len(rest) == 1 and rest[0].upper() in CONTRACT_TEXTS:
             return cls.bid(rest[0].upper())
+        if kind == "bid" and len(rest) == 2 and rest[1].upper() in CONTRACT_TEXTS:
+            value = _BID_VALUES.get(rest[0])
+            if value is not None:
+                return cls.bid(rest[1].upper(), value)
         if kind == "play" and rest:
             card = parse_card(words[1])
             flags = rest[1:]
@@ -83,7 +100,8 @@ class Action:
             raise InvalidCard("Say which card to play, e.g. play TD.")
         raise IllegalAction(
             f"Unknown action {text.strip()[:30]!r}: say pass, take, bid C/D/H/S/NT/AT, "
-            "contre, recontre or play CARD [melds] [belote]."
+            "bid 80..160/capot/generale SUIT, contre, recontre, coinche, surcoinche or "
+            "play CARD [melds] [belote]."
         )
 
 
@@ -102,3 +120,13 @@ _PASS = Action("pass")
 _TAKE = Action("take")
 _CONTRE = Action("contre")
 _RECONTRE = Action("recontre")
+_COINCHE = Action("coinche")
+_SURCOINCHE = Action("surcoinche")
+_WORDS = {a.kind: a for a in (_PASS, _TAKE, _CONTRE, _RECONTRE, _COINCHE, _SURCOINCHE)}
+#: Coinche's bid values as typed: 80, 90, ... 160, capot (or 250), générale (or 500).
+COINCHE_VALUES: tuple[int, ...] = (*range(80, 161, 10), CAPOT_BID, GENERALE_BID)
+_BID_VALUES: dict[str, int] = {str(v): v for v in COINCHE_VALUES} | {
+    "capot": CAPOT_BID,
+    "generale": GENERALE_BID,
+    "générale": GENERALE_BID,
+}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import card_text
-from engine.contract import AT, NT, TRUMP_CODE
+from engine.contract import AT, CAPOT_BID, GENERALE_BID, NT, TRUMP_CODE, Contract
 from engine.errors import EngineError
 from engine.rulesets import Ruleset
 
@@ -43,6 +43,22 @@ POINTS: tuple[tuple[int, ...], ...] = tuple(
     tuple((TRUMP_POINTS if _is_trump(code, c) else PLAIN_POINTS)[c & 7] for c in range(32))
     for code in range(6)
 )
+# Coinche's No Trump and All Trump count 162 like a suit contract (38 a suit + 10):
+# No Trump A T K Q J = 19 10 4 3 2; All Trump J 9 A T K Q = 14 9 6 5 3 1.
+COINCHE_NT_POINTS = (0, 0, 0, 10, 2, 3, 4, 19)
+COINCHE_AT_POINTS = (0, 0, 9, 5, 14, 1, 3, 6)
+COINCHE_POINTS: tuple[tuple[int, ...], ...] = (
+    *POINTS[:4],
+    tuple(COINCHE_NT_POINTS[c & 7] for c in range(32)),
+    tuple(COINCHE_AT_POINTS[c & 7] for c in range(32)),
+)
+
+
+def points_table(rules: Ruleset) -> tuple[tuple[int, ...], ...]:
+    """``table[code][card]``: each card's points under a contract in this ruleset."""
+    return COINCHE_POINTS if rules.auction == "coinche" else POINTS
+
+
 # HIGHER[code][card]: mask of the cards of the same suit that beat it.
 HIGHER: tuple[tuple[int, ...], ...] = tuple(
     tuple(
@@ -385,6 +401,48 @@ def score_french(
         held = cards[tk] + melds[tk]
         outcome = "dispute"
     return DealScore((tot[0], tot[1]), (pts[0], pts[1]), outcome, held)
+
+
+def score_coinche(
+    contract: Contract,
+    card_pts: tuple[int, int] | list[int],
+    tricks: tuple[int, int] | list[int],
+    belotes: tuple[int, int] | list[int],
+    taker_took_all: bool,
+    bid_only: bool = False,
+) -> DealScore:
+    """Coinche: the takers make a bid of points when their card points and belote reach it,
+    capot when their side takes every trick, générale when the taker alone does. Made, not
+    coinched: takers bid + card points (``bid_only``: the bid), defence its card points.
+    Coinched x2 / surcoinched x4, made: takers 160 (252 on their capot) + bid x multiplier,
+    defence nothing. Failed: defence 160 + bid x multiplier, takers nothing. Belotes always
+    go to whoever announced them, on top."""
+    tk, df = contract.taker_team, 1 - contract.taker_team
+    cards = list(card_pts)
+    if tricks[df] == 0:
+        cards[tk], cards[df] = 252, 0
+    elif tricks[tk] == 0:
+        cards[df], cards[tk] = 252, 0
+    bid = contract.bid or 0
+    mult = contract.multiplier
+    if bid == GENERALE_BID:
+        made = taker_took_all
+    elif bid == CAPOT_BID:
+        made = tricks[df] == 0
+    else:
+        made = cards[tk] + belotes[tk] >= bid
+    pts = [0, 0]
+    if made and mult == 1:
+        pts[tk] = bid + (0 if bid_only else cards[tk])
+        pts[df] = cards[df]
+    elif made:
+        pts[tk] = (252 if tricks[df] == 0 else 160) + bid * mult
+    else:
+        pts[df] = 160 + bid * mult
+    pts[0] += belotes[0]
+    pts[1] += belotes[1]
+    totals = (cards[0] + belotes[0], cards[1] + belotes[1])
+    return DealScore(totals, (pts[0], pts[1]), "made" if made else "set", 0)
 
 
 # Bulgarian rounding per contract code: (rounds up from, special ending, smaller goes up?)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.actions import PLAY_ACTIONS, Action
+from engine.actions import COINCHE_VALUES, PLAY_ACTIONS, Action
 from engine.cards import (
     SUIT_NAMES,
     SUIT_SINGULAR,
@@ -24,20 +24,21 @@ from engine.cards import (
     cards_text,
     parse_card,
 )
-from engine.contract import AT, CONTRACT_TEXTS, NT, TRUMP_CODE, Contract
+from engine.contract import AT, CONTRACT_TEXTS, GENERALE_BID, NT, TRUMP_CODE, Contract
 from engine.core import (
     BELOTE_POINTS,
     HIGHER,
     LAST_TRICK,
     LEGAL_KIND,
-    POINTS,
     SUIT_MASK,
     TRUMP_MASK,
     Meld,
     best_melds,
     counting_melds,
     legal_mask,
+    points_table,
     score_bulgarian,
+    score_coinche,
     score_french,
     winner_index,
 )
@@ -148,6 +149,10 @@ class Match:
         self._decks = decks
         self._decks_used: list[list[int]] = []
         self._kind = LEGAL_KIND[self.rules.legal]
+        self._points = points_table(self.rules)
+        opts = self.table_rules
+        self._contracts = self.rules.contracts + ("NT",) * opts.no_trump + ("AT",) * opts.all_trump
+        self._bid_values = tuple(v for v in COINCHE_VALUES if v != GENERALE_BID or opts.generale)
         self.scores: tuple[int, int] = (0, 0)
         self.hanging = 0
         self.deals: list[DealRecord] = []
@@ -222,7 +227,7 @@ class Match:
         self._deck = deck
         hands = [0, 0, 0, 0]
         pos = 0
-        for packet in (3, 2):
+        for packet in self.rules.packets:
             for i in range(1, 5):
                 seat = (self.dealer + i) % 4
                 for c in deck[pos : pos + packet]:
@@ -238,6 +243,7 @@ class Match:
         self._contract: Contract | None = None
         self._bid_code: int | None = None  # bulgarian: highest call so far
         self._bid_seat: int | None = None
+        self._bid_value = 0  # coinche: the standing bid's value (0: none yet)
         self._mult = 1
         self._trick: list[int] = []
         self._trick_seats: list[int] = []
@@ -262,8 +268,8 @@ class Match:
             self._hands[taker] |= 1 << self._turned_card()
             pos = 21
         else:
-            pos = 20
-        for i in range(1, 5):
+            pos = 4 * sum(self.rules.packets)
+        for i in range(1, 5 if pos < 32 else 1):
             seat = (self.dealer + i) % 4
             n = 2 if (self.rules.turned_card and seat == taker) else 3
             for c in deck[pos : pos + n]:
@@ -292,6 +298,8 @@ class Match:
             if self.rules.dealer_must_choose and seat == self.dealer and self._passes == 7:
                 return bids
             return [Action.pass_(), *bids]
+        if self.rules.auction == "coinche":
+            return self._legal_coinche_bids(seat)
         out = [Action.pass_()]
         low = -1 if self._bid_code is None else self._bid_code
         out += [Action.bid(t) for t in CONTRACT_TEXTS[low + 1 :]]
@@ -302,6 +310,62 @@ class Match:
             elif self._mult == 2 and same_team:
                 out.append(Action.recontre())
         return out
+
+    def _legal_coinche_bids(self, seat: int) -> list[Action]:
+        """Pass; any higher bid while nobody has coinched; coinche by an opponent of the
+        standing bidder; surcoinche by the bidding side once coinched."""
+        out = [Action.pass_()]
+        if self._mult == 1:
+            out += [
+                Action.bid(t, v)
+                for v in self._bid_values
+                if v > self._bid_value
+                for t in self._contracts
+            ]
+        if self._bid_seat is not None:
+            same_team = seat % 2 == self._bid_seat % 2
+            if self._mult == 1 and not same_team:
+                out.append(Action.coinche())
+            elif self._mult == 2 and same_team:
+                out.append(Action.surcoinche())
+        return out
+
+    def _coinche_refusal(self, seat: int, action: Action) -> IllegalAction:
+        """Why a Coinche call is not allowed now, with the rule's reason."""
+        standing = self._bid_seat is not None
+        same_team = standing and seat % 2 == (self._bid_seat or 0) % 2
+        if action.kind == "coinche":
+            if not standing:
+                return IllegalAction("There is no bid to coinche yet.", "coinche-no-bid")
+            if self._mult > 1:
+                return IllegalAction("The bid is already coinched.", "coinche-twice")
+            return IllegalAction(
+                "Only an opponent of the last bidder may coinche.", "coinche-own-side"
+            )
+        if action.kind == "surcoinche":
+            if self._mult == 2 and not same_team:
+                return IllegalAction("Only the bidding side may surcoinche.", "surcoinche-defence")
+            return IllegalAction(
+                "Surcoinche answers a coinche of your side's bid.", "surcoinche-no-coinche"
+            )
+        if action.kind == "bid":
+            if action.value is None:
+                return IllegalAction(
+                    "Say the value and the suit of your bid, e.g. bid 80 H.", "bid-value"
+                )
+            if self._mult > 1:
+                return IllegalAction(
+                    "After a coinche no one bids again: pass or surcoinche.",
+                    "bid-after-coinche",
+                )
+            if action.contract not in self._contracts:
+                return IllegalAction(
+                    f"{action.contract} is not a contract at this table.", "bid-contract"
+                )
+            if action.value not in self._bid_values:
+                return IllegalAction("A bid is 80 to 160 in tens, or capot.", "bid-range")
+            return IllegalAction("A bid must be higher than the standing bid.", "bid-higher")
+        return IllegalAction("Bid, pass, coinche or surcoinche.", "bid-kind")
 
     def _legal_mask(self, seat: int) -> int:
         return legal_mask(self._kind, self._live_contract().code, self._hands[seat], self._trick)
@@ -388,6 +452,8 @@ class Match:
         if action.kind == "play":
             raise IllegalAction("The bidding is not over yet.")
         if action not in self._legal_bids(seat):
+            if self.rules.auction == "coinche":
+                raise self._coinche_refusal(seat, action)
             if action.kind == "pass":
                 raise IllegalAction("The dealer must name a trump now.")
             if action.kind in ("contre", "recontre"):
@@ -431,6 +497,8 @@ class Match:
                 raise IllegalAction("Name the suit of your bid.")
             self._contract = Contract(trump, seat, 1)
             return events + self._close_auction()
+        if self.rules.auction == "coinche":
+            return events + self._apply_coinche_bid(seat, action)
         # bulgarian
         if action.kind == "pass":
             self._passes += 1
@@ -453,6 +521,35 @@ class Match:
                 self._mult = 4
         self.to_move = nxt
         return events
+
+    def _apply_coinche_bid(self, seat: int, action: Action) -> list[Event]:
+        """Four passes with no bid: redeal; three passes after a bid or a coinche: play;
+        a surcoinche: play at once."""
+        if action.kind == "pass":
+            self._passes += 1
+            if self._bid_seat is None and self._passes == 4:
+                return self._redeal()
+            if self._bid_seat is None or self._passes < 3:
+                self.to_move = (seat + 1) % 4
+                return []
+        elif action.kind == "bid" and action.contract is not None and action.value is not None:
+            self._passes = 0
+            self._bid_code = TRUMP_CODE[action.contract]
+            self._bid_seat = seat
+            self._bid_value = action.value
+            self.to_move = (seat + 1) % 4
+            return []
+        elif action.kind == "coinche":
+            self._passes = 0
+            self._mult = 2
+            self.to_move = (seat + 1) % 4
+            return []
+        else:  # surcoinche
+            self._mult = 4
+        assert self._bid_code is not None and self._bid_seat is not None
+        trump = CONTRACT_TEXTS[self._bid_code]
+        self._contract = Contract(trump, self._bid_seat, self._mult, self._bid_value)
+        return self._close_auction()
 
     def _close_auction(self) -> list[Event]:
         c = self._live_contract()
@@ -523,7 +620,7 @@ class Match:
             return events
         code = self._live_contract().code
         w = self._trick_seats[winner_index(code, self._trick)]
-        pts = sum(POINTS[code][c] for c in self._trick)
+        pts = sum(self._points[code][c] for c in self._trick)
         last = len(self._tricks) == 7
         if last:
             pts += LAST_TRICK
@@ -550,7 +647,16 @@ class Match:
 
     def _end_deal(self) -> list[Event]:
         c = self._live_contract()
-        if self.rules.auction == "french":
+        if self.rules.auction == "coinche":
+            ds = score_coinche(
+                c,
+                self._card_pts,
+                self._tricks_won,
+                self._belote_pts,
+                all(t.winner == c.taker for t in self._tricks),
+                self.table_rules.bid_only,
+            )
+        elif self.rules.auction == "french":
             ds = score_french(
                 c.taker_team, self._card_pts, self._tricks_won, self._meld_pts, self._belote_pts
             )

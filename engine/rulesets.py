@@ -1,4 +1,4 @@
-"""The three rulesets the bot hosts (docs/rules.md), as data the core branches on."""
+"""The four rulesets the bot hosts (docs/rules.md), as data the core branches on."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ class Ruleset:
     name: str
     target: int  # default match target
     has_melds: bool
-    auction: str  # "french" (turned card, two rounds) or "bulgarian"
+    auction: str  # "french" (turned card, two rounds), "bulgarian" or "coinche" (valued bids)
     legal: str  # "classic", "club" or "bulgarian"
     dealer_must_choose: bool = False  # club: round 2 never ends in a redeal
     contracts: tuple[str, ...] = ("C", "D", "H", "S")
@@ -22,6 +22,7 @@ class Ruleset:
     rounding: bool = False  # bulgarian: scores in tens
     capot_bonus: int = 0  # bulgarian: +90; french: capot scores 252 instead of 162
     doubling: bool = False
+    packets: tuple[int, ...] = (3, 2)  # dealt to each seat before the auction, in turn
 
 
 RULESETS: dict[str, Ruleset] = {
@@ -47,6 +48,16 @@ RULESETS: dict[str, Ruleset] = {
         rounding=True,
         capot_bonus=90,
         doubling=True,
+    ),
+    "coinche": Ruleset(
+        name="coinche",
+        target=1000,
+        has_melds=False,
+        auction="coinche",
+        legal="classic",
+        turned_card=False,
+        doubling=True,
+        packets=(3, 2, 3),
     ),
 }
 
