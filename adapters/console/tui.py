@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, HorizontalScroll, Vertical
@@ -115,6 +116,15 @@ class CardLine(Input):
             choose(step)
 
 
+class LogPane(RichLog):
+    """The log. A line written scrolls it to its end (RichLog's own ``auto_scroll``); so
+    does a change of its height, when the lines under the table (the deal's score, a
+    refusal) take rows from it or give them back: else its newest lines hide below."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+
 class TableTui(App[None]):
     """The table on screen (see the module's docstring)."""
 
@@ -198,7 +208,7 @@ class TableTui(App[None]):
                 yield Static(id="deal", classes="cell")
                 yield Static(id="seat-south", classes="cell seat")
                 yield Static(id="tricks", classes="cell")
-            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+            yield LogPane(id="log", wrap=True, markup=False, min_width=20)
         yield Static(id="summary")
         yield Static(id="prompt")
         yield HorizontalScroll(id="bids")

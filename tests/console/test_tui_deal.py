@@ -10,6 +10,7 @@ from textual.geometry import Region
 from textual.widgets import Static
 
 from adapters.console.tui import TableTui
+from adapters.console.tui import cards as cards_text
 from tests.console.test_tui import ME, Game, start_game, type_line
 
 SMALL = (80, 24)
@@ -101,6 +102,8 @@ async def test_a_deals_result_comes_after_its_last_trick_and_stays_on_screen(tmp
             shown = screen_text(tui)
             assert re.search(r"Deal 1: .*taken by ana", shown), shown
             assert re.search(r"team A [+-]?\d+, team B [+-]?\d+", shown), shown
+            pane = drawn(tui, "#log")  # the log still shows its newest line
+            assert any("Deal 2, dealer" in line for line in pane), "\n".join(pane)
             while game.view.phase == "auction" or not (
                 game.view.trick or any(game.view.tricks_taken)
             ):
@@ -126,6 +129,9 @@ async def test_the_trick_is_drawn_whole_on_a_small_screen(tmp_path):
             lines = drawn(tui, "#trick")
             for p in v.trick:  # each card whole on one line, not broken over two
                 assert any(_symbols(p.card) in line for line in lines), "\n".join(lines)
+            a, b = v.tricks_taken
+            lines = drawn(tui, "#tricks")  # and the tricks taken, "A 1 – B 0" on one line
+            assert any(f"A {a} – B {b}" in line for line in lines), "\n".join(lines)
         finally:
             await game.app.stop()
 
@@ -133,3 +139,19 @@ async def test_the_trick_is_drawn_whole_on_a_small_screen(tmp_path):
 def _symbols(card: str) -> str:
     suit = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[card[1]]
     return ("10" if card[0] == "T" else card[0]) + suit
+
+
+async def test_the_log_keeps_its_newest_line_in_view_when_the_table_takes_its_rows():
+    tui = TableTui(ME, "en")
+    async with tui.run_test(size=SMALL) as pilot:
+        for n in range(40):
+            tui.notice(f"line {n}")
+        await pilot.pause(0.1)
+        assert any("line 39" in line for line in drawn(tui, "#log"))
+        tui.ask("Type on to go on, or new for a new table with your options.")
+        tui.refused = cards_text("A refusal, long enough to take a second line " * 2)
+        tui.refresh_soon()
+        await pilot.pause(0.1)
+        assert tui.query_one("#log").size.height < 18  # the lines under it took rows
+        pane = drawn(tui, "#log")
+        assert any("line 39" in line for line in pane), "\n".join(pane)
