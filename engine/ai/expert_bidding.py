@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from engine.match import SeatView
 
 SAMPLES = 96  # deals played out by the rules of thumb per decision (Bulgarian)
-# French: twice as many.  Measured against hard (bench/paired_bidding.py --set
+# French: twice as many.  Measured against hard (bench/studies/paired_bidding.py --set
 # FRENCH_SAMPLES=192, 600 decks each): classic +2.67 and +0.47, club +1.30 points a deal,
 # for a few ms a decision (the solver's budget, not the playouts, is most of its time).
 FRENCH_SAMPLES = 192
@@ -41,7 +41,8 @@ MARGIN = 12.0
 CONTRE_MARGIN = 20.0
 VETO_MARGIN = 20.0  # French: pass a hand the evaluation would take if it loses this much
 # French: call a hand the evaluation passes if the samples value a contract this much
-# over a pass (classic measured better at 20 than at 40 on 1,500 decks, club not: bench/arena.md)
+# over a pass (classic measured better at 20 than at 40 on 1,500 decks, club not:
+# bench/studies/arena.md)
 PROPOSE_MARGIN = {"classic": 20.0, "club": 40.0}
 REJECT_TRIES = 30
 # Deals drawn per deal foreseen, weighed by the others' bids and resampled (1: none)
@@ -51,7 +52,7 @@ PASS_CEILING = 30.0  # bidding points a player who passed on the turned card sur
 # How a deal's card points are foreseen: DD_WEIGHT x (the solver's value, less its
 # flattery of the taker) + the rest x the rules of thumb's playout.  Measured against what
 # four information-set double-dummy players made of 150 deals (`python
-# bench/bid_foresight.py --ruleset R`), classic / bulgarian: the playouts alone miss by
+# bench/studies/bid_foresight.py --ruleset R`), classic / bulgarian: the playouts alone miss by
 # 41 / 52 points (standard deviation), the solver alone by 58 / 55 and is 33 / 23 points
 # too high for the taker, a blend of a quarter to a half of the solver misses by 38-40 /
 # 44-46.
@@ -384,7 +385,7 @@ def _trump_called(view: SeatView, text: str) -> int | None:
 def _french(view: SeatView, rng: random.Random) -> str:
     """French auction: the hard evaluation proposes and the samples may veto; a hand it
     passes is still called when the samples value a contract highly (measured: proposing
-    at a low margin over-bid, at ``PROPOSE_MARGIN`` it gained, see bench/arena.md)."""
+    at a low margin over-bid, at ``PROPOSE_MARGIN`` it gained, see bench/studies/arena.md)."""
     hint = heuristic_bid(view, "hard")
     legal = [a.text for a in view.legal]
     calls = [(t, code) for t in legal if (code := _trump_called(view, t)) is not None]

@@ -97,7 +97,7 @@ class SearchPlan:
     race_margin: float = 0.0  # see ``Tier.race``
     # The tiers of a lead (the trick empty), when given; ``tiers`` are then a card to a
     # trick begun.  Most of what a seat loses to the hidden cards is lost in its leads
-    # (``bench/regret.py``), so more worlds there buy more than anywhere (an option, off:
+    # (``bench/studies/regret.py``), so more worlds there buy more than anywhere (an option, off:
     # measured within the noise, docs/ai.md).
     lead_tiers: tuple[Tier, ...] = ()
 

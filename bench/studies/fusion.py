@@ -1,7 +1,7 @@
 """What strategy fusion costs the expert: its own next choice made per world, or on what it
 will see.
 
-    python bench/fusion.py [--positions N] [--worlds W] [--cards C] [--depth D]
+    python bench/studies/fusion.py [--positions N] [--worlds W] [--cards C] [--depth D]
 
 The expert scores each legal card by solving every sampled world double dummy, as if it
 would know the hidden cards from then on (strategy fusion: in each world it plays on as
@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine import Match
 from engine.ai import choose_action

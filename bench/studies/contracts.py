@@ -1,8 +1,8 @@
 """Where a lead comes from: the decks whose two tables bid the same contract, and the rest.
 
-    python bench/contracts.py LEADS.json [--a expert] [--jobs 2]
+    python bench/studies/contracts.py LEADS.json [--a expert] [--jobs 2]
 
-``LEADS.json`` is a ``bench/paired.py --save`` file (its ruleset, opponent, seed and its
+``LEADS.json`` is a ``bench/studies/paired.py --save`` file (its ruleset, opponent, seed and its
 shipped expert's per-deck leads).  Only the auctions are played again (no card play, so
 it takes a minute, not the arena's quarter of an hour): a deck whose two tables reached
 the same contract, by the same seat, on the same deal, was decided by the card play
@@ -17,9 +17,9 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.paired import saved_record
+from bench.studies.paired import saved_record
 from engine.ai.arena import MAX_REDEALS, arena_action, deck_source, table_levels, table_seed
 from engine.match import Match
 
@@ -81,7 +81,7 @@ def breakdown(leads: list[float], ends: list[tuple[Auction, Auction]]) -> dict[s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("leads", help="a bench/paired.py --save file")
+    parser.add_argument("leads", help="a bench/studies/paired.py --save file")
     parser.add_argument("--a", default="expert")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()

@@ -1,6 +1,6 @@
 """How well the expert's bidding foresees a deal: the solver, the playout, and their blend.
 
-    python bench/bid_foresight.py [--ruleset R] [--deals N]
+    python bench/studies/bid_foresight.py [--ruleset R] [--deals N]
 
 Deals are bid by the hard level and played by four sparring partners (information-set
 double-dummy players: strong play that sees no hidden card).  At the first lead, with the
@@ -20,7 +20,7 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine import Match
 from engine.ai import choose_action

@@ -1,6 +1,6 @@
 """A change to the expert's bidding, measured only on the decks where it bids otherwise.
 
-    python bench/paired_bidding.py --set PROPOSE_MARGIN.classic=30 [--set NAME=NUMBER ...]
+    python bench/studies/paired_bidding.py --set PROPOSE_MARGIN.classic=30 [--set NAME=NUMBER ...]
                                    [--ruleset R] [--b LEVEL] [--deals N] [--seed S] [--jobs J]
 
 ``--set`` changes a number of ``engine.ai.expert_bidding`` (its margins and thresholds;
@@ -10,7 +10,7 @@ its view and seeds alone, so a deck whose auctions (every call at both tables, u
 first card) are the same with and without the change scores the same: its paired
 difference is zero, and it need not be played.  The auctions are replayed first (no card
 play: a minute for 300 decks); only the decks whose auctions differ are played, both ways,
-whole deals against ``--b`` (default hard), as ``bench/paired.py`` does.  The mean and 95%
+whole deals against ``--b`` (default hard), as ``bench/studies/paired.py`` does.  The mean and 95%
 CI are of the per-deck differences over every deck, so the figure is the one the two
 whole arenas would give, for a fraction of their time.
 """
@@ -24,11 +24,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import engine.ai.expert_bidding as expert_bidding
-from bench.contracts import Calls, replay_auction
-from bench.paired import parse_settings
+from bench.studies.contracts import Calls, replay_auction
+from bench.studies.paired import parse_settings
 from engine.ai.arena import mean_ci95, play_deck
 
 Job = tuple[str, str, int, int]  # ruleset, opponent, seed, deck

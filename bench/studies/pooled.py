@@ -1,10 +1,10 @@
-"""One change measured on several seeds: the ``bench/paired.py --save`` files pooled.
+"""One change measured on several seeds: the ``bench/studies/paired.py --save`` files pooled.
 
-    python bench/pooled.py LEADS.json [LEADS.json ...]
+    python bench/studies/pooled.py LEADS.json [LEADS.json ...]
 
 A change worth a point or two a deal is inside the noise of any one seed's 100 to 300
 decks, and earlier sessions pooled their seeds by hand.  This reads the files that
-``bench/paired.py --save`` wrote for the same change (the same ``--set``, ruleset and
+``bench/studies/paired.py --save`` wrote for the same change (the same ``--set``, ruleset and
 opponent) on different seeds, prints each seed's paired gain, and then every deck of
 every seed as one sample: the shipped expert's lead, the changed one's, and the paired
 gain with its 95% interval.  Decks are drawn independently on every seed, so pooling
@@ -22,12 +22,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from bench.studies.paired import lead_lines, saved_record, unit_of
 from engine.ai.arena import mean_ci95
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from paired import lead_lines, saved_record, unit_of
 
 SAME = ("ruleset", "a", "b", "settings")  # what every pooled file must share (no "a": expert)
 
@@ -48,7 +46,7 @@ class SeedLeads:
 def read_seeds(paths: list[str]) -> tuple[dict[str, object], list[SeedLeads]]:
     """The files' shared key (ruleset, opponent, change) and each seed's leads."""
     if not paths:
-        raise SystemExit("give at least one file that bench/paired.py --save wrote")
+        raise SystemExit("give at least one file that bench/studies/paired.py --save wrote")
     key: dict[str, object] = {}  # the first file's, which every other must share
     seeds: list[SeedLeads] = []
     for path in paths:
@@ -61,7 +59,7 @@ def read_seeds(paths: list[str]) -> tuple[dict[str, object], list[SeedLeads]]:
                 [float(x) for x in data["changed"]],
             )
         except (KeyError, TypeError, ValueError):
-            raise SystemExit(f"file {path}: not a bench/paired.py --save file") from None
+            raise SystemExit(f"file {path}: not a bench/studies/paired.py --save file") from None
         if len(leads.shipped) != len(leads.changed):
             raise SystemExit(f"file {path}: the two arenas did not play the same decks")
         if any(s.seed == leads.seed for s in seeds):

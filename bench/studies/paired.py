@@ -1,6 +1,6 @@
 """A change to the expert's card play, measured deck by deck against the shipped expert.
 
-    python bench/paired.py --set foresee_belote=true [--set FIELD=JSON ...]
+    python bench/studies/paired.py --set foresee_belote=true [--set FIELD=JSON ...]
                            [--ruleset R] [--a LEVEL] [--b LEVEL] [--deals N] [--seed S]
                            [--jobs J] [--save FILE] [--shipped FILE]
 
@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import engine.ai.player as player
 from engine.ai.arena import mean_ci95, play_deck
@@ -89,7 +89,7 @@ def arena_leads(
 
 def code_version() -> str:
     """The commit the leads were played with, marked when the work tree had changes."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
 
     def git(*args: str) -> str:
         done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)

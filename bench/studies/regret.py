@@ -1,6 +1,6 @@
 """A level's card decisions scored against the true deal: a low-noise measure of play.
 
-    python bench/regret.py --positions FILE [--a LEVEL] [--set FIELD=JSON ...]
+    python bench/studies/regret.py --positions FILE [--a LEVEL] [--set FIELD=JSON ...]
                            [--deals N] [--seed S] [--ruleset R] [--jobs J]
                            [--save FILE] [--against FILE] [--cards-left N]
                            [--cards-from M]
@@ -13,7 +13,7 @@ partners and at a table of two experts against two sparring partners; every card
 decision with a choice, of every seat), with the double-dummy value of each legal card
 in the deal as it truly lies, and keeps them in ``--positions`` (made when missing,
 read when present).  Then it asks ``--a`` (``sparring``, ``hard`` or ``expert``, with its
-plan changed by every ``--set``, as in ``bench/paired.py``) for its card in each position,
+plan changed by every ``--set``, as in ``bench/studies/paired.py``) for its card in each position,
 from the seat's view alone, and counts the card's *regret*: the best card's value in the
 true deal minus its own (card points, last trick and capot included).
 
@@ -42,10 +42,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.paired import parse_settings, use_plan
-from bench.selfplay import card_choices
+from bench.studies.paired import parse_settings, use_plan
+from bench.studies.selfplay import card_choices
 from engine.ai.arena import arena_action, mean_ci95
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.solver import Position, solve_root

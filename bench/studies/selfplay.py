@@ -1,7 +1,7 @@
 """The card decisions of self-play tables, for the scripts that learn from them or score them.
 
-``bench/policy_fit.py`` fits the learned policy to these decisions and
-``bench/regret.py`` scores a level's cards in them; both play the same two tables of a
+``bench/studies/policy_fit.py`` fits the learned policy to these decisions and
+``bench/studies/regret.py`` scores a level's cards in them; both play the same two tables of a
 duplicate deck, card play only (every seat bids as the arena's fixed bidder, so both
 tables play the same contract).
 """

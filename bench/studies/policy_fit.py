@@ -1,6 +1,6 @@
 """Fit the policy model (engine/ai/policy.py) to the choices of strong players in self-play.
 
-    python bench/policy_fit.py [--deals N] [--seed S] [--jobs J] [--write]
+    python bench/studies/policy_fit.py [--deals N] [--seed S] [--jobs J] [--write]
 
 Plays ``--deals`` decks card play only (every seat bids as hard) at two kinds of table:
 four sparring partners, and two experts against two sparring partners.  Every card
@@ -26,11 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import engine.ai.player as player  # noqa: E402
-from bench.selfplay import card_choices  # noqa: E402
+from bench.studies.selfplay import card_choices  # noqa: E402
 from engine.ai.heuristic import normal_card  # noqa: E402
 from engine.ai.policy import HIDDEN, INPUTS, SIZE, card_features  # noqa: E402
 
@@ -135,7 +135,8 @@ def report(name: str, decisions: list[Decision], w: np.ndarray) -> None:
 def write(w: np.ndarray, args: argparse.Namespace) -> None:
     lines = [
         '"""The policy model\'s weights (``policy.py``), written by',
-        f'``python bench/policy_fit.py --deals {args.deals} --seed {args.seed} --write``."""',
+        "``python bench/studies/policy_fit.py"
+        f' --deals {args.deals} --seed {args.seed} --write``."""',
         "",
         "WEIGHTS: tuple[float, ...] = (",
     ]

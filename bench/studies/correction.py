@@ -1,12 +1,12 @@
 """Could a learned correction of the expert's means pick better cards?  Cross-validated.
 
-    python bench/correction.py --positions FILE [--deals N] [--seed S] [--ruleset R]
+    python bench/studies/correction.py --positions FILE [--deals N] [--seed S] [--ruleset R]
                                [--jobs J] [--means FILE]
 
 The expert plays the card of best mean over its worlds.  If those means were biased in a
 way the card's own facts reveal (a plain ace led too eagerly, a ten kept too long), a
 correction learned from many decisions scored against the true deal would pick better.
-This script asks whether one exists.  For every decision of ``bench/regret.py``'s
+This script asks whether one exists.  For every decision of ``bench/studies/regret.py``'s
 positions (``--positions``, the same file and arguments) it runs the expert's search once,
 as the expert plays it, and keeps every card's mean (``--means`` caches them: the search
 is most of the time).  A card's score is then its mean plus ``w . facts``: the learned
@@ -16,7 +16,7 @@ plain master led; each also crossed with a lead, the taker's side and the cards 
 ``w`` minimizes the expected regret of a softmax over the scores (temperature ``T``
 points) with an L2 penalty ``lam``, fitted on four fifths of the decks and scored on the
 fifth, five times over.  It prints the expert's regret (a team's regret a deal, as
-``bench/regret.py`` counts it) and, for each ``T`` and ``lam``, the cross-validated regret
+``bench/studies/regret.py`` counts it) and, for each ``T`` and ``lam``, the cross-validated regret
 with the paired difference and its 95% CI: below zero, the correction picks better
 cards on decks it was not fitted to.
 """
@@ -33,9 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.regret import Spot, deck_sums, positions
+from bench.studies.regret import Spot, deck_sums, positions
 from engine.ai.knowledge import Knowledge, knowledge_from_view
 from engine.ai.player import EXPERT_PLAN, position_rng
 from engine.ai.policy import card_features, card_score

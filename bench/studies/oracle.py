@@ -1,6 +1,6 @@
 """What seeing hidden cards would be worth to the expert: the ceiling of inference.
 
-    python bench/oracle.py [--told partner|all] [--cards all|aces|aces-tens|trumps]
+    python bench/studies/oracle.py [--told partner|all] [--cards all|aces|aces-tens|trumps]
                            [--ruleset R] [--deals N] [--seed S] [--jobs J]
 
 The duel is `belote arena --a expert --b sparring` (card play only, duplicate decks, the
@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import engine.ai.arena as arena
 import engine.ai.player as player

@@ -1,6 +1,6 @@
 """How many worlds the expert's weighed draws are worth: the effective sample size.
 
-    python bench/worlds_ess.py [--deals N] [--seed S] [--ruleset R] [--oversample K]
+    python bench/studies/worlds_ess.py [--deals N] [--seed S] [--ruleset R] [--oversample K]
 
 The expert draws ``oversample`` times as many uniform worlds as it solves and picks the
 ones it solves by weight (the learned policy's likelihood of the others' cards so far,
@@ -20,7 +20,7 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.ai.arena import arena_action, deck_source
 from engine.ai.knowledge import knowledge_from_view
