@@ -37,6 +37,7 @@ GROUP_COMMANDS: tuple[str, ...] = (
     "back",
     "kick",
     "close",
+    "settings",
     "tournament",
     "ladder",
     "stats",

@@ -37,6 +37,13 @@ import aiosqlite
 
 from bot.ops import metrics
 from bot.store.availability import Availability
+from bot.store.community import (
+    LOG_LIMIT,
+    SETTINGS_MIGRATION,
+    SettingChange,
+    SettingsWrite,
+    StoredSetting,
+)
 from bot.store.lock import DatabaseLock
 from bot.store.records import LogEntry, MatchRow, TableDeadline, TableRow, Write
 
@@ -105,6 +112,8 @@ MIGRATIONS: tuple[str, ...] = (
         at REAL NOT NULL
     );
     """,
+    # 4: each community's settings and the log of their changes (bot/store/community.py)
+    SETTINGS_MIGRATION,
 )
 
 
@@ -267,6 +276,20 @@ class Store(abc.ABC):
 
     async def release_leases(self) -> None:  # noqa: B027 (one process: nothing to give up)
         """Give this process's tables up at once (a clean stop), for another to take."""
+
+    # --- each community's settings (bot/store/community.py) ---------------------------
+
+    async def community_settings(self, scopes: list[str]) -> list[StoredSetting]:
+        """What these scopes (a group, one of its channels) have set."""
+        raise NotImplementedError
+
+    async def change_community_settings(self, w: SettingsWrite) -> list[SettingChange]:
+        """Apply ``w`` and log it, in one transaction; returns the changes as logged."""
+        raise NotImplementedError
+
+    async def community_log(self, grp: str, limit: int = LOG_LIMIT) -> list[SettingChange]:
+        """The latest changes in a group and its channels, newest first."""
+        raise NotImplementedError
 
     # --- writing ---------------------------------------------------------------------
 
@@ -513,6 +536,64 @@ class SQLiteStore(Store):
             if c.in_transaction:
                 c.execute("ROLLBACK")
             raise
+
+    # --- each community's settings --------------------------------------------------
+
+    async def community_settings(self, scopes: list[str]) -> list[StoredSetting]:
+        marks = ", ".join("?" * len(scopes))
+        async with self._conn.execute(
+            f"SELECT scope, key, value FROM community_settings WHERE scope IN ({marks})",
+            scopes,
+        ) as cur:
+            return [StoredSetting(r[0], r[1], r[2]) for r in await cur.fetchall()]
+
+    async def change_community_settings(self, w: SettingsWrite) -> list[SettingChange]:
+        """One ``BEGIN IMMEDIATE`` transaction (writers queue for it, none is lost), run
+        in one trip to aiosqlite's thread like every commit here."""
+        return list(await self._in_thread(self._change_settings_sync, w))
+
+    def _change_settings_sync(self, w: SettingsWrite) -> list[SettingChange]:
+        c = self._conn._conn
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            done = []
+            for key, new in w.changes:
+                row = c.execute(
+                    "SELECT value FROM community_settings WHERE scope = ? AND key = ?",
+                    (w.scope, key),
+                ).fetchone()
+                old = row[0] if row is not None else None
+                if new is None:
+                    c.execute(
+                        "DELETE FROM community_settings WHERE scope = ? AND key = ?",
+                        (w.scope, key),
+                    )
+                else:
+                    c.execute(
+                        "INSERT INTO community_settings VALUES (?, ?, ?, ?, ?, ?)"
+                        " ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value,"
+                        " updated_at = excluded.updated_at, updated_by = excluded.updated_by",
+                        (w.grp, w.scope, key, new, w.at, w.by_user),
+                    )
+                c.execute(
+                    "INSERT INTO community_settings_log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (w.grp, w.scope, key, old, new, w.by_user, w.by_name, w.at),
+                )
+                done.append(SettingChange(w.scope, key, old, new, w.by_user, w.by_name, w.at))
+            c.execute("COMMIT")
+            return done
+        except BaseException:
+            if c.in_transaction:
+                c.execute("ROLLBACK")
+            raise
+
+    async def community_log(self, grp: str, limit: int = LOG_LIMIT) -> list[SettingChange]:
+        async with self._conn.execute(
+            "SELECT scope, key, old, new, by_user, by_name, at FROM community_settings_log"
+            " WHERE grp = ? ORDER BY at DESC, rowid DESC LIMIT ?",
+            (grp, min(limit, LOG_LIMIT)),
+        ) as cur:
+            return [SettingChange(*r) for r in await cur.fetchall()]
 
     # --- reading ---------------------------------------------------------------------
 

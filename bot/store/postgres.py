@@ -53,6 +53,13 @@ from bot.store.base import (
     latest_match_sql,
     write_statements,
 )
+from bot.store.community import (
+    LOG_LIMIT,
+    SETTINGS_MIGRATION,
+    SettingChange,
+    SettingsWrite,
+    StoredSetting,
+)
 from bot.store.records import LeaseLost, LogEntry, MatchRow, TableDeadline, TableRow, Write
 from bot.store.sql import dollar
 
@@ -143,6 +150,8 @@ MIGRATIONS: tuple[str, ...] = (
         at DOUBLE PRECISION NOT NULL
     );
     """,
+    # 4: each community's settings and the log of their changes (bot/store/community.py)
+    SETTINGS_MIGRATION,
 )
 
 #: Seconds to reach the server at start: an unreachable one is said at once, not in 60 s.
@@ -510,6 +519,68 @@ class PostgresStore(Store):
             table_id,
         )
         return (r[0], r[1]) if r is not None else None
+
+    # --- each community's settings --------------------------------------------------
+
+    async def community_settings(self, scopes: list[str]) -> list[StoredSetting]:
+        rows = await self._pool.fetch(
+            "SELECT scope, key, value FROM community_settings WHERE scope = ANY($1::text[])",
+            scopes,
+        )
+        return [StoredSetting(r[0], r[1], r[2]) for r in rows]
+
+    async def change_community_settings(self, w: SettingsWrite) -> list[SettingChange]:
+        """One transaction, serialised per group by an advisory lock (so the old values
+        logged are exact, even for a key two processes insert at once); a lock wait that
+        runs out is tried again, as a commit is."""
+        for attempt in range(COMMIT_TRIES):
+            try:
+                async with self._pool.acquire() as c, c.transaction():
+                    await c.execute("SELECT pg_advisory_xact_lock(hashtext($1))", w.grp)
+                    done = []
+                    for key, new in w.changes:
+                        old = await c.fetchval(
+                            "SELECT value FROM community_settings WHERE scope = $1 AND key = $2",
+                            w.scope,
+                            key,
+                        )
+                        if new is None:
+                            await c.execute(
+                                "DELETE FROM community_settings WHERE scope = $1 AND key = $2",
+                                w.scope,
+                                key,
+                            )
+                        else:
+                            await c.execute(
+                                "INSERT INTO community_settings VALUES ($1, $2, $3, $4, $5, $6)"
+                                " ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value,"
+                                " updated_at = excluded.updated_at,"
+                                " updated_by = excluded.updated_by",
+                                w.grp, w.scope, key, new, w.at, w.by_user,
+                            )  # fmt: skip
+                        await c.execute(
+                            "INSERT INTO community_settings_log"
+                            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                            w.grp, w.scope, key, old, new, w.by_user, w.by_name, w.at,
+                        )  # fmt: skip
+                        done.append(
+                            SettingChange(w.scope, key, old, new, w.by_user, w.by_name, w.at)
+                        )
+                    return done
+            except _RETRIED:
+                if attempt == COMMIT_TRIES - 1:
+                    raise
+                await asyncio.sleep(0.05 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    async def community_log(self, grp: str, limit: int = LOG_LIMIT) -> list[SettingChange]:
+        rows = await self._pool.fetch(
+            "SELECT scope, key, old, new, by_user, by_name, at FROM community_settings_log"
+            " WHERE grp = $1 ORDER BY at DESC, ctid DESC LIMIT $2",
+            grp,
+            min(limit, LOG_LIMIT),
+        )
+        return [SettingChange(*r) for r in rows]
 
     # --- reading ---------------------------------------------------------------------
 
