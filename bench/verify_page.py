@@ -1,12 +1,12 @@
 """How long the browser check (web/verify) takes in a headless Chromium from the OS.
 
 Run: python bench/verify_page.py [--runs N] [--deals-target N]
-Prints, for a real match of each ruleset (dealt from the engine with drand round 2), the
-median and best time from opening the page on the transcript to its verdict (drand not
-asked); then for one long classic match of about 10,000 deals (played to the end by the
-engine's legal moves at random), the page's time from "Check" to the verdict and the time
-of `belote verify` on the same file; and the time of one BLS verification and one deck in
-the page.
+Prints, for a real match of each ruleset (dealt from the engine with drand round 2;
+Coinche's with every table option), the median and best time from opening the page on
+the transcript to its verdict (drand not asked); then for one long classic match of about
+10,000 deals (played to the end by the engine's legal moves at random), the page's time
+from "Check" to the verdict and the time of `belote verify` on the same file; and the
+time of one BLS verification and one deck in the page.
 """
 
 from __future__ import annotations
@@ -84,8 +84,16 @@ def main() -> int:
             browser = p.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
             page = browser.new_page()
             print(f"Chromium {browser.version}, headless")
-            for ruleset, seed in (("club", 7), ("classic", 11), ("bulgarian", 3)):
-                t = make_transcript(ruleset, seed=seed)
+            every = ("no_trump", "all_trump", "generale", "bid_only")
+            for ruleset, seed, options in (
+                ("club", 7, ()),
+                ("classic", 11, ()),
+                ("bulgarian", 3, ()),
+                ("coinche", 10, every),
+            ):
+                t = make_transcript(
+                    ruleset, seed=seed, pass_bias=0.5 * bool(options), options=options
+                )
                 url = site.put(f"{ruleset}.json", dumps(t))
                 times = []
                 for _ in range(args.runs):

@@ -528,6 +528,8 @@ def test_a_coinche_match_passes_and_shows_its_bids(page, site, relay_ok, drand, 
     checks = open_page(page, site, relay_ok, dumps(t))
     assert checks and not failed(checks)
     assert checks["table"][1].startswith("coinche" + "".join(f", {o}" for o in options) + ", 4")
+    inputs = page.text_content("#inputs-list")
+    assert ("Table options" + ", ".join(options) in inputs) == bool(options), inputs
     words = {250: "capot", 500: "générale"}
     for i, deal in enumerate(t.deals):
         contract = Contract.from_dict(deal.contract)

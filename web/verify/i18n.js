@@ -78,6 +78,7 @@
       // the inputs list
       "in-ruleset": "Ruleset",
       "in-target": "{ruleset}, to {target}",
+      "in-options": "Table options",
       "in-commitment": "Commitment (shown before the seeds)",
       "in-seed": "Server seed (revealed at the end)",
       "in-unrevealed": "not revealed yet",
@@ -320,6 +321,7 @@
       "name-score": "donne {n} : marque",
       "in-ruleset": "Règles",
       "in-target": "{ruleset}, en {target}",
+      "in-options": "Options de la table",
       "in-commitment": "Engagement (montré avant les graines)",
       "in-seed": "Graine du serveur (révélée à la fin)",
       "in-unrevealed": "pas encore révélée",
@@ -570,6 +572,7 @@
       "name-score": "раздаване {n}: точки",
       "in-ruleset": "Правила",
       "in-target": "{ruleset}, до {target}",
+      "in-options": "Опции на масата",
       "in-commitment": "Ангажимент (показан преди семената)",
       "in-seed": "Семе на сървъра (разкрито в края)",
       "in-unrevealed": "още не е разкрито",
