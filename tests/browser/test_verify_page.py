@@ -639,3 +639,28 @@ def test_the_coinche_rules_in_the_page_are_the_engines(page, site):
         cases,
     )
     assert wrong == []
+
+
+def test_coinche_calls_at_another_table_are_refused_by_name(page, site):
+    page.goto(f"{site.url}/verify/index.html?lang=en")
+    said = page.evaluate(
+        """() => {
+            const E = window.BeloteVerify.engine;
+            const { say } = window.BeloteVerify.i18n;
+            const deck = Array.from({ length: 32 }, (_, c) => c);
+            const out = {};
+            for (const ruleset of ["classic", "bulgarian"]) {
+                const m = new E.Match(ruleset, () => deck, null);
+                for (const text of ["coinche", "surcoinche", "bid 80 H"]) {
+                    try { m.apply(1, text); out[`${ruleset} ${text}`] = "allowed"; }
+                    catch (err) { out[`${ruleset} ${text}`] = say(err.key, err.params); }
+                }
+            }
+            return out;
+        }"""
+    )
+    assert said["classic coinche"] == "nobody may say coinche now."
+    assert said["bulgarian surcoinche"] == "nobody may say surcoinche now."
+    assert said["classic bid 80 H"] == (
+        "a bid has no value in classic: it names a contract (bid H)."
+    )

@@ -732,8 +732,10 @@
       if (action.kind === "play") return ["why-bidding"];
       if (this.rules.auction === "coinche") return this.whyCoincheIllegal(seat, action);
       if (action.kind === "pass") return ["why-dealer-must"];
-      if (action.kind === "contre" || action.kind === "recontre")
+      if (["contre", "recontre", "coinche", "surcoinche"].includes(action.kind))
         return ["why-no-double", { action: action.kind }];
+      if (action.kind === "bid" && action.value !== undefined)
+        return ["why-no-value", { contract: action.contract, ruleset: this.rules.name }];
       if (action.kind === "take" && !this.rules.turnedCard) return ["why-no-turned"];
       if (action.kind === "take") return ["why-take-round"];
       if (this.rules.auction === "french" && this.round === 1) return ["why-round1"];
