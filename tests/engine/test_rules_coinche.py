@@ -234,3 +234,11 @@ def test_a_whole_deal_counts_the_takers_belote_toward_the_contract():
 def test_the_game_is_to_1000_or_the_tables_target():
     assert Match("coinche", decks=SPARE).target == 1000
     assert Match(TableRules("coinche", 2000), decks=SPARE).target == 2000
+
+
+def test_coinche_calls_at_other_tables_are_refused_by_name():
+    m = Match("bulgarian", decks=SPARE)
+    with pytest.raises(IllegalAction, match="Nobody says coinche in bulgarian"):
+        m.apply(1, "coinche")
+    with pytest.raises(IllegalAction, match="A bid has no value in bulgarian"):
+        m.apply(1, "bid 80 H")
