@@ -275,6 +275,7 @@ COINCHE_FIT: dict[int, tuple[float, float]] = {
 }
 COINCHE_AVERAGE = {0: 85.0, 1: 85.0, 2: 85.0, 3: 85.0, NT: 81.5, AT: 91.4}
 COINCHE_TAKERS_OVER = 5.0  # what takers foresee over their bid, as a defender reads it
+COINCHE_AGAINST_A_BID = 10.0  # what an opponent's bid takes off our side's estimate
 
 
 @dataclass(frozen=True)
@@ -311,7 +312,8 @@ def sure_capot(hand: int, code: int) -> bool:
     if code >= NT:
         return False
     trumps = hand & SUIT_MASK[code]
-    if trumps.bit_count() < 5 or not (trumps >> (code * 8 + 4) & 1 and trumps >> (code * 8 + 2) & 1):
+    jack_nine = trumps >> (code * 8 + 4) & 1 and trumps >> (code * 8 + 2) & 1
+    if trumps.bit_count() < 5 or not jack_nine:
         return False
     for suit in range(4):
         if suit == code:
@@ -336,9 +338,14 @@ def coinche_bid_text(value: int, code: int) -> str:
 
 
 def _coinche(turn: BidTurn, level: str, legal: dict[str, None], hand: int) -> str:
-    """Coinche: bid the highest ten the hand's estimate reaches with the level's margin
-    (the partner's bid raises the estimate of its contract), coinche a contract the hand
-    clearly beats, surcoinche rarely.  Easy bids 80 on an obvious hand only."""
+    """Coinche: outbid by the least step (80, or ten over the standing bid) the contract
+    the hand foresees best, when that foresight reaches the bid with the level's margin
+    (the partner's bid raises the estimate of its contract); coinche a contract the hand
+    clearly beats, surcoinche rarely.  Easy bids 80 on an obvious hand only.
+
+    The least step, not the highest ten the estimate reaches: the estimate misses by some
+    32 points, and ten points more of a bid made are worth far less than the chance of a
+    set they cost (160 and the bid to the defence)."""
     code, bidder, mult, standing = coinche_state(turn.bids)
     ours = bidder is not None and bidder % 2 == turn.seat % 2
     contracts = [c for c in range(6) if any(t.endswith(" " + CONTRACT_TEXTS[c]) for t in legal)]
@@ -355,38 +362,59 @@ def _coinche(turn: BidTurn, level: str, legal: dict[str, None], hand: int) -> st
                 return text
         return "pass"
     style = COINCHE_STYLES.get(level, COINCHE_STYLES["hard"])
-    # What each contract foresees for our side: our own estimate, or on the partner's
-    # contract the partner's bid (it foresaw that much with an average partner, with its
-    # margin) plus what this hand adds to an average one.
-    foresee: dict[int, float] = {}
-    for c in contracts:
-        own = coinche_estimate(hand, c)
-        if ours and c == code:
-            foresee[c] = standing + style.margin + style.support * (own - COINCHE_AVERAGE[c])
-        else:
-            foresee[c] = own - (style.own_over_partner if ours else 0.0)
+    partner = (turn.seat + 2) % 4
+    theirs_bid = any(s % 2 != turn.seat % 2 and t.startswith("bid ") for s, t in turn.bids)
+
+    def foresee(c: int) -> float:
+        """Our side's points in contract ``c``: this hand's estimate (less when the
+        opponents bid: their side holds cards), or on a contract the partner bid, its
+        highest bid there (it foresaw that and the margin with an average partner) and
+        what this hand adds to an average one."""
+        own = coinche_estimate(hand, c) - (COINCHE_AGAINST_A_BID if theirs_bid else 0.0)
+        told = [v for v, k in _bids_of(turn.bids, partner) if k == c]
+        if told:
+            return max(told) + style.margin + style.support * (own - COINCHE_AVERAGE[c])
+        return own
+
     if mult > 1:  # coinched: nobody bids again; the side of the bid may surcoinche
-        if "surcoinche" in legal and code is not None and code in foresee:
-            if foresee[code] >= standing + style.surcoinche:
-                return "surcoinche"
-        return "pass"
+        sure = code is not None and foresee(code) >= standing + style.surcoinche
+        return "surcoinche" if "surcoinche" in legal and sure else "pass"
     if "coinche" in legal and code is not None and not ours:
         # The takers foresee a little over their bid; this hand's defence takes off what
         # it holds over an average hand in their contract.
         theirs = standing + COINCHE_TAKERS_OVER - _defence_over_average(hand, code)
         if theirs <= standing - style.coinche:
             return "coinche"
-    best: tuple[int, bool, float, str] = (standing, True, 0.0, "pass")
     for c in contracts:
         capot = coinche_bid_text(CAPOT_BID, c)
         if capot in legal and sure_capot(hand, c):
             return capot
-        for value in range(80, 170, 10):
-            text = coinche_bid_text(value, c)
-            if text in legal and foresee[c] >= value + style.margin:
-                # the highest value; then the partner's contract; then the best foreseen
-                best = max(best, (value, ours and c == code, foresee[c], text))
-    return best[3]
+    if ours:  # our side holds the auction: a contract of our own only if clearly better
+        if any(s == turn.seat for s, _v in _bids_by_seat(turn.bids)):
+            return "pass"  # this hand spoke already; the partner's bid counted it
+        floor = (foresee(code) if code is not None and code in contracts else 0.0) + (
+            style.own_over_partner
+        )
+    else:
+        floor = 0.0
+    value = max(80, standing + 10)
+    best: tuple[float, str] = (floor, "pass")
+    for c in contracts:
+        text = coinche_bid_text(value, c)
+        f = foresee(c)
+        if text in legal and f >= value + style.margin and f > best[0]:
+            best = (f, text)
+    return best[1]
+
+
+def _bids_of(bids: Iterable[tuple[int, str]], seat: int) -> list[tuple[int, int]]:
+    """(value, contract code) of every Coinche bid ``seat`` made."""
+    return [b for s, t in bids if s == seat and (b := parse_coinche_bid(t)) is not None]
+
+
+def _bids_by_seat(bids: Iterable[tuple[int, str]]) -> list[tuple[int, int]]:
+    """(seat, value) of every Coinche bid, in order."""
+    return [(s, b[0]) for s, t in bids if (b := parse_coinche_bid(t)) is not None]
 
 
 def _defence_over_average(hand: int, code: int) -> float:
@@ -394,4 +422,3 @@ def _defence_over_average(hand: int, code: int) -> float:
     over an average hand: its own estimate as if it held the contract, less an average
     one's, at least 0 (a weak defender does not help the takers)."""
     return max(0.0, coinche_estimate(hand, code) - COINCHE_AVERAGE[code])
-

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING
 
 from engine.ai.auction import auction_likelihood, seen_bids
 from engine.ai.bidding import (
+    COINCHE_AVERAGE,
     BidTurn,
     auction_state,
     bid_on,
-    COINCHE_AVERAGE,
     coinche_estimate,
     coinche_state,
     heuristic_bid,
@@ -174,10 +174,13 @@ def _fits_auction(view: SeatView, hands: list[int]) -> bool:
                 value, code = bid
                 if coinche_estimate(hands[s], code) < min(value, 160) - COINCHE_FIT_SLACK:
                     return False
-            elif text == "coinche" and called is not None:
+            elif (
+                text == "coinche"
+                and called is not None
                 # a coinche says the defence holds their contract's cards
-                if coinche_estimate(hands[s], called) < COINCHE_AVERAGE[called] + COINCHE_DEFENCE:
-                    return False
+                and coinche_estimate(hands[s], called) < COINCHE_AVERAGE[called] + COINCHE_DEFENCE
+            ):
+                return False
         return True
     for s, text in view.bids:
         if s == view.seat:
