@@ -294,8 +294,8 @@ class CoincheStyle:
 
 
 COINCHE_STYLES: dict[str, CoincheStyle] = {
-    "normal": CoincheStyle(margin=15, coinche=30, surcoinche=40, support=0.7, own_over_partner=20),
-    "hard": CoincheStyle(margin=10, coinche=25, surcoinche=35, support=0.8, own_over_partner=15),
+    "normal": CoincheStyle(margin=15, coinche=30, surcoinche=40, support=0.9, own_over_partner=20),
+    "hard": CoincheStyle(margin=10, coinche=25, surcoinche=35, support=1.0, own_over_partner=15),
 }
 
 
