@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from engine.ai.auction import auction_likelihood, seen_bids
+from engine.ai.auction import AUCTION_CARDS, auction_likelihood, seen_bids
 from engine.ai.bidding import (
     COINCHE_AVERAGE,
     BidTurn,
@@ -145,7 +145,7 @@ def _deal(
         rng.shuffle(cards)
         hands = [0, 0, 0, 0]
         hands[me] = hand
-        size = hand.bit_count()  # 5 cards in the auction, 8 in Coinche
+        size = 8 if view.ruleset == "coinche" else AUCTION_CARDS  # cards held in the auction
         i = 0
         for s in range(4):
             if s == me:
