@@ -10,6 +10,11 @@ points (it finds every missing card), and their blend predicts best (``DD_WEIGHT
 docs/ai.md).  A call is made when its mean score beats passing (valued at 0: a redeal or an
 auction left to the others) by a safety margin; otherwise the hand evaluation of the
 hard level has the last word, which keeps the expert sane on hands the rollouts misjudge.
+
+Coinche (``_coinche``): every seat holds its 8 cards in the auction, so a sampled deal is
+whole from the start; each legal bid (trump and value), coinche and surcoinche is valued
+by Coinche's score on the deals played out, against what a pass leaves (the standing
+contract as it is, or a redeal), and the best mean wins by a margin.
 """
 
 from __future__ import annotations
@@ -17,14 +22,25 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from engine.ai.auction import auction_likelihood, seen_bids
-from engine.ai.bidding import BidTurn, auction_state, bid_on, heuristic_bid, strength
+from engine.ai.auction import AUCTION_CARDS, auction_likelihood, seen_bids
+from engine.ai.bidding import (
+    COINCHE_AVERAGE,
+    BidTurn,
+    auction_state,
+    bid_on,
+    coinche_estimate,
+    coinche_state,
+    heuristic_bid,
+    parse_coinche_bid,
+    strength,
+)
 from engine.ai.rollout import rollout
 from engine.ai.scoring import belote_points, deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve
 from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, belote_pairs, bits
 from engine.ai.world_search import resample
 from engine.ai.worlds import SplitMix
+from engine.contract import GENERALE_BID
 from engine.core import counting_melds, find_melds
 from engine.errors import EngineError
 from engine.rulesets import Ruleset, get_ruleset
@@ -65,6 +81,14 @@ MELDS_FORESEEN = ("club",)
 # The rounds of the French auction in which a pass is valued by foreseeing the rest of the
 # auction (elsewhere it counts 0, as a redeal would)
 PASS_FORESEEN: dict[str, tuple[int, ...]] = {"club": (1, 2)}
+# Coinche: deals played out per decision; what a bid must foresee over a pass, and a
+# coinche or surcoinche over not doubling; how far under its bid a bidder's hand may be
+# foreseen in a sampled deal (``coinche_estimate``: the sample follows the auction loosely).
+COINCHE_SAMPLES = 128
+COINCHE_MARGIN = 10.0
+COINCHE_DOUBLE_MARGIN = {"coinche": 25.0, "surcoinche": 40.0}
+COINCHE_FIT_SLACK = 10.0
+COINCHE_DEFENCE = 10.0  # a seat that coinched foresees this much over an average hand
 
 
 def _seat(view: SeatView) -> int:
@@ -95,6 +119,8 @@ def _deals(view: SeatView, rng: random.Random, n: int) -> list[tuple[list[int], 
         pool_mask &= ~(1 << view.turned)
     pool = bits(pool_mask)
     drawn = [_deal(view, me, hand, pool, rng) for _ in range(n * BID_OVERSAMPLE)]
+    if view.ruleset == "coinche":  # no bid model of 8-card hands: the loose fit only
+        return drawn
     if BID_OVERSAMPLE <= 1:
         return drawn
     seen = seen_bids(view)
@@ -120,13 +146,14 @@ def _deal(
         rng.shuffle(cards)
         hands = [0, 0, 0, 0]
         hands[me] = hand
+        size = 8 if view.ruleset == "coinche" else AUCTION_CARDS  # cards held in the auction
         i = 0
         for s in range(4):
             if s == me:
                 continue
-            for c in cards[i : i + 5]:
+            for c in cards[i : i + size]:
                 hands[s] |= 1 << c
-            i += 5
+            i += size
         if _fits_auction(view, hands):
             break
     return hands, cards[i:]
@@ -137,6 +164,25 @@ def _fits_auction(view: SeatView, hands: list[int]) -> bool:
     call needs a fair hand for its contract, a pass on the turned card a not-too-strong
     one, so that samples follow the auction without trusting it blindly."""
     turned = view.turned
+    if view.ruleset == "coinche":
+        called = None
+        for s, text in view.bids:
+            bid = parse_coinche_bid(text)
+            called = bid[1] if bid is not None else called
+            if s == view.seat:
+                continue
+            if bid is not None:
+                value, code = bid
+                if coinche_estimate(hands[s], code) < min(value, 160) - COINCHE_FIT_SLACK:
+                    return False
+            elif (
+                text == "coinche"
+                and called is not None
+                # a coinche says the defence holds their contract's cards
+                and coinche_estimate(hands[s], called) < COINCHE_AVERAGE[called] + COINCHE_DEFENCE
+            ):
+                return False
+        return True
     for s, text in view.bids:
         if s == view.seat:
             continue
@@ -250,16 +296,19 @@ class _Outcomes:
             self._cache[key] = out
         return self._cache[key]
 
-    def score(self, i: int, code: int, taker: int, mult: int) -> float:
-        """My team's deal score minus the other's on deal ``i`` under this contract."""
+    def score(self, i: int, code: int, taker: int, mult: int, bid: int = 0) -> float:
+        """My team's deal score minus the other's on deal ``i`` under this contract
+        (Coinche's, of the value ``bid``, when given)."""
         me = _seat(self.view)
         diff, belotes, melds = self.outcomes(code, taker)[i]
-        return deal_value(self.kind, code, mult, taker & 1, me & 1, round(diff), melds, belotes)
+        return deal_value(
+            self.kind, code, mult, taker & 1, me & 1, round(diff), melds, belotes, bid
+        )
 
-    def value(self, code: int, taker: int, mult: int) -> float:
+    def value(self, code: int, taker: int, mult: int, bid: int = 0) -> float:
         """My team's mean deal score minus the other's under this contract."""
         n = len(self.deals)
-        return sum(self.score(i, code, taker, mult) for i in range(n)) / n
+        return sum(self.score(i, code, taker, mult, bid) for i in range(n)) / n
 
     def passing(self) -> float:
         """French auction: what a pass is worth, foreseen on each deal.
@@ -306,6 +355,8 @@ def expert_bid(view: SeatView, rng: random.Random) -> str:
     playouts leave the decision within ``BORDER`` points of its threshold: a clear pass or
     a clear call does not need the solver.
     """
+    if view.ruleset == "coinche":
+        return _coinche(view, rng)
     if view.ruleset != "bulgarian":
         return _french(view, rng)
     legal = [a.text for a in view.legal]
@@ -417,3 +468,30 @@ def _french(view: SeatView, rng: random.Random) -> str:
         sampled.solve_first([(code, me) for _t, code in calls])
         best = best_call()
     return best[1] if best is not None and best[0] - passing > margin else "pass"
+
+
+def _coinche(view: SeatView, rng: random.Random) -> str:
+    """Coinche: each legal bid, coinche and surcoinche valued by Coinche's score on the
+    same sampled deals, against a pass (the standing contract as it stands; before any
+    bid, a redeal: 0).  A bid must foresee ``COINCHE_MARGIN`` more than the pass, a
+    coinche or surcoinche ``COINCHE_DOUBLE_MARGIN`` more; générale is left to people."""
+    me = _seat(view)
+    legal = [a.text for a in view.legal]
+    code, bidder, mult, standing = coinche_state(view.bids)
+    sampled = _Outcomes(view, _deals(view, rng, COINCHE_SAMPLES))
+    passing = 0.0
+    if code is not None and bidder is not None:
+        passing = sampled.value(code, bidder, mult, standing)
+    best_value, best_text = passing, "pass"
+    for text in legal:
+        bid = parse_coinche_bid(text)
+        if bid is not None and bid[0] != GENERALE_BID:
+            gain = sampled.value(bid[1], me, 1, bid[0]) - COINCHE_MARGIN
+        elif text in ("coinche", "surcoinche") and code is not None and bidder is not None:
+            doubled = 2 if text == "coinche" else 4
+            gain = sampled.value(code, bidder, doubled, standing) - COINCHE_DOUBLE_MARGIN[text]
+        else:
+            continue
+        if gain > best_value:
+            best_value, best_text = gain, text
+    return best_text

@@ -232,7 +232,9 @@ def choose_card(
         for c in cards:
             diff = so_far + values[c]
             totals[c] += w * (
-                deal_value(k.kind, k.code, k.multiplier, taker_team, my_team, diff, melds, belotes)
+                deal_value(
+                    k.kind, k.code, k.multiplier, taker_team, my_team, diff, melds, belotes, k.bid
+                )
                 + 0.05 * diff
             )
     pts = POINTS[k.code]
