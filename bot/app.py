@@ -42,7 +42,7 @@ from bot.show.dispatch import Dispatch, answer
 from bot.show.i18n import _
 from bot.show.posting import Presenter, Renderer
 from bot.show.seat_view import TableView, seat_views
-from bot.store import LeaseLost, LogEntry, Store, TableDeadline, TableRow
+from bot.store import LeaseLost, LogEntry, Store, StoreUnavailable, TableDeadline, TableRow
 from bot.store.leases import LeaseKeeper
 from bot.tournaments.tables import TableRequest
 
@@ -231,6 +231,8 @@ class BeloteApp:
             return [self._refusal(user, r.key, **r.kwargs)]
         except LeaseLost:  # another process runs that table now: it is gone from here
             return [self._refusal(user, "err-table-gone")]
+        except StoreUnavailable:  # locked or unreachable past the wait: the store said so
+            return [self._refusal(user, "err-store-unavailable")]
         except Exception:
             log.exception("command %s by %s failed", _loggable(text), user.id)
             return [self._refusal(user, "err-internal")]
@@ -248,6 +250,8 @@ class BeloteApp:
             return [self._refusal(user, r.key, **r.kwargs)]
         except LeaseLost:
             return [self._refusal(user, "err-table-gone")]
+        except StoreUnavailable:  # locked or unreachable past the wait: the store said so
+            return [self._refusal(user, "err-store-unavailable")]
         except Exception:
             log.exception("press %r by %s failed", str(action)[:120], user.id)
             return [self._refusal(user, "err-internal")]

@@ -43,7 +43,9 @@ import asyncpg
 from bot.ops import metrics
 from bot.store.availability import is_outage
 from bot.store.base import (
+    BUSY_WAIT,
     LAST_MOVES_SQL,
+    LOCK_PAUSE,
     NotOurs,
     SchemaTooNew,
     Serves,
@@ -196,6 +198,7 @@ class PostgresStore(Store):
         self.owner = owner
         self.lease_seconds = lease_seconds
         self._renewer: asyncpg.Connection | None = None  # the renewal's own connection
+        self.busy_wait = BUSY_WAIT  # seconds a commit waits for another session's lock
         hold = os.environ.get(HOLD_COMMIT_ENV)
         self._hold = Path(hold) if hold else None
 
@@ -208,6 +211,7 @@ class PostgresStore(Store):
         lease_seconds: float = LEASE_SECONDS,
         pool_size: int = 4,
         read_only: bool = False,
+        busy_wait: float = BUSY_WAIT,
     ) -> PostgresStore:
         """Connect and migrate (``read_only``: every transaction read-only, no migration,
         only the schema's version checked). :class:`StoreError` in one line when the
@@ -243,6 +247,7 @@ class PostgresStore(Store):
             raise StoreError(f"PostgreSQL at {where} cannot be reached: {reason}") from None
         store = cls(pool, url, owner, lease_seconds)
         store.read_only = read_only
+        store.busy_wait = busy_wait
         try:
             await store.migrate()
         except BaseException:
@@ -348,25 +353,52 @@ class PostgresStore(Store):
     @metrics.timed_commit
     async def _commit(self, w: Write) -> None:
         """One transaction; retried when a lock wait ran out, a deadlock was broken or the
-        connection broke (each try all or nothing), then reported: never half written."""
+        connection broke (each try all or nothing: a failed try is rolled back before the
+        next), then reported: never half written.
+
+        A lock another session holds (a row of a lease or of the log, a table locked by
+        an operator's script) ends each try after ``lock_timeout`` with
+        ``LockNotAvailableError`` (55P03); those tries go on for up to ``busy_wait``
+        seconds, then the commit fails as :class:`StoreUnavailable`."""
         touched = sorted(w.touched())
-        for attempt in range(1, COMMIT_TRIES + 1):
+        first: float | None = None
+        others = 0  # tries that failed otherwise (a deadlock, a broken connection)
+        while True:
             try:
                 await self._commit_once(w, touched)
+            except asyncpg.exceptions.LockNotAvailableError as exc:
+                now = time.monotonic()
+                if first is None:
+                    first = now
+                    log.warning(
+                        "a lock another session holds: the commit waits (up to %.0f s)",
+                        self.busy_wait,
+                    )
+                if now - first >= self.busy_wait:
+                    self.availability.failed(exc)
+                    raise StoreUnavailable(
+                        f"a lock held by another session for {now - first:.0f} s"
+                    ) from exc
+                await asyncio.sleep(LOCK_PAUSE)
+                continue
             except _RETRIED as exc:
-                if attempt == COMMIT_TRIES:
+                others += 1
+                if others == COMMIT_TRIES:
                     raise
                 log.info("commit retried (%s)", type(exc).__name__)
             except Exception as exc:
                 if not is_outage(exc):
                     raise
                 self.availability.failed(exc)
-                if attempt == COMMIT_TRIES:
+                others += 1
+                if others == COMMIT_TRIES:
                     raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
             else:
+                if first is not None:
+                    log.warning("the lock went: commit done after %.1f s", time.monotonic() - first)
                 self.availability.ok()
                 return
-            await asyncio.sleep(0.05 * 2**attempt)
+            await asyncio.sleep(0.05 * 2**others)
 
     async def _commit_once(self, w: Write, touched: list[int]) -> None:
         async with self._pool.acquire() as c, c.transaction():
