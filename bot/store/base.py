@@ -169,6 +169,41 @@ class StoreUnavailable(RuntimeError):
     committed. Every write waiting with it fails at once, not one by one."""
 
 
+class LockWait:
+    """One write's wait for a lock another program holds: said in the log once when it
+    starts and once when it ends, and given up, whole, after ``limit`` seconds.
+
+    The SQLite and PostgreSQL stores and the tournaments' connection wait alike: each
+    failed try calls :meth:`pause`, the try that goes through calls :meth:`over`."""
+
+    def __init__(self, limit: float, holder: str, availability: Availability | None = None):
+        self.limit = limit
+        self.holder = holder  # "database locked by another program", ...
+        self.availability = availability
+        self.first: float | None = None
+
+    async def pause(self, exc: BaseException) -> None:
+        """After a try that found the lock taken: wait a moment, or fail the write as
+        :class:`StoreUnavailable` once the wait has lasted ``limit`` seconds."""
+        now = time.monotonic()
+        if self.first is None:
+            self.first = now
+            log.warning("%s: writes wait (up to %.0f s)", self.holder, self.limit)
+        if now - self.first >= self.limit:
+            if self.availability is not None:
+                self.availability.failed(exc)
+            raise StoreUnavailable(f"{self.holder} for {now - self.first:.0f} s") from exc
+        await asyncio.sleep(LOCK_PAUSE)
+
+    def over(self) -> None:
+        """The write went through: say so if it had to wait."""
+        if self.first is None:
+            return
+        log.warning("lock released: writes go on after %.1f s", time.monotonic() - self.first)
+        if self.availability is not None:
+            self.availability.ok()
+
+
 def is_busy(exc: BaseException) -> bool:
     """Is ``exc`` SQLite's "database is locked" (another connection holds the lock)? Such
     a write was not applied and may be tried again."""
@@ -629,33 +664,16 @@ class SQLiteStore(Store):
         whole write: trying again neither loses nor doubles any of it. After
         ``busy_wait`` seconds the write fails as :class:`StoreUnavailable`, at once for
         every write waiting with it."""
-        first: float | None = None
+        wait = LockWait(self.busy_wait, "database locked by another program", self.availability)
         while True:
             try:
                 result = await self._in_thread(self._one_try, fn, *args)
             except sqlite3.OperationalError as exc:
                 if not is_busy(exc):
                     raise
-                now = time.monotonic()
-                if first is None:
-                    first = now
-                    log.warning(
-                        "database locked by another program: writes wait (up to %.0f s)",
-                        self.busy_wait,
-                    )
-                if now - first >= self.busy_wait:
-                    self.availability.failed(exc)
-                    raise StoreUnavailable(
-                        f"database locked by another program for {now - first:.0f} s"
-                    ) from exc
-                await asyncio.sleep(LOCK_PAUSE)
+                await wait.pause(exc)
                 continue
-            if first is not None:
-                log.warning(
-                    "database lock released: writes go on after %.1f s",
-                    time.monotonic() - first,
-                )
-                self.availability.ok()
+            wait.over()
             return result
 
     def _one_try(self, fn: Callable[..., Any], *args: Any) -> Any:

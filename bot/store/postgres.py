@@ -45,7 +45,7 @@ from bot.store.availability import is_outage
 from bot.store.base import (
     BUSY_WAIT,
     LAST_MOVES_SQL,
-    LOCK_PAUSE,
+    LockWait,
     NotOurs,
     SchemaTooNew,
     Serves,
@@ -361,25 +361,13 @@ class PostgresStore(Store):
         ``LockNotAvailableError`` (55P03); those tries go on for up to ``busy_wait``
         seconds, then the commit fails as :class:`StoreUnavailable`."""
         touched = sorted(w.touched())
-        first: float | None = None
+        wait = LockWait(self.busy_wait, "a lock held by another session", self.availability)
         others = 0  # tries that failed otherwise (a deadlock, a broken connection)
         while True:
             try:
                 await self._commit_once(w, touched)
             except asyncpg.exceptions.LockNotAvailableError as exc:
-                now = time.monotonic()
-                if first is None:
-                    first = now
-                    log.warning(
-                        "a lock another session holds: the commit waits (up to %.0f s)",
-                        self.busy_wait,
-                    )
-                if now - first >= self.busy_wait:
-                    self.availability.failed(exc)
-                    raise StoreUnavailable(
-                        f"a lock held by another session for {now - first:.0f} s"
-                    ) from exc
-                await asyncio.sleep(LOCK_PAUSE)
+                await wait.pause(exc)
                 continue
             except _RETRIED as exc:
                 others += 1
@@ -394,8 +382,7 @@ class PostgresStore(Store):
                 if others == COMMIT_TRIES:
                     raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
             else:
-                if first is not None:
-                    log.warning("the lock went: commit done after %.1f s", time.monotonic() - first)
+                wait.over()
                 self.availability.ok()
                 return
             await asyncio.sleep(0.05 * 2**others)

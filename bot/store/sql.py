@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.base import BUSY_TIMEOUT, BUSY_WAIT, LOCK_PAUSE, LOCK_TRY, StoreUnavailable, is_busy
+from bot.store.base import BUSY_TIMEOUT, BUSY_WAIT, LOCK_TRY, LockWait, is_busy
 
 Row = tuple[Any, ...]
 
@@ -113,24 +112,20 @@ class SQLiteDatabase(Database):
         """``BEGIN IMMEDIATE``, tried again while another program holds the write lock
         (a try that finds it taken has begun nothing), in short tries so this connection's
         reads run in between; :class:`StoreUnavailable` after ``BUSY_WAIT`` seconds."""
-        first: float | None = None
+        wait = LockWait(BUSY_WAIT, "database locked by another program")
         while True:
             await self.conn.execute(f"PRAGMA busy_timeout={int(LOCK_TRY * 1000)}")
             try:
                 await self.conn.execute("BEGIN IMMEDIATE")
+                wait.over()
                 return
             except sqlite3.OperationalError as exc:
                 if not is_busy(exc):
                     raise
-                now = time.monotonic()
-                first = now if first is None else first
-                if now - first >= BUSY_WAIT:
-                    raise StoreUnavailable(
-                        f"database locked by another program for {now - first:.0f} s"
-                    ) from exc
+                busy = exc
             finally:
                 await self.conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
-            await asyncio.sleep(LOCK_PAUSE)
+            await wait.pause(busy)
 
     async def close(self) -> None:
         await self.conn.close()
