@@ -457,6 +457,8 @@ class SQLiteStore(Store):
             store.busy_timeout, store.busy_wait = busy_timeout, busy_wait
             store._lock = lock
             await store.migrate()
+            if path != ":memory:":
+                await store._can_write()
             return store
         except BaseException as exc:
             if conn is not None:
@@ -494,6 +496,14 @@ class SQLiteStore(Store):
             if isinstance(exc, sqlite3.Error):
                 raise _sqlite_problem(path, exc) from exc
             raise
+
+    async def _can_write(self) -> None:
+        """Take the write lock once and give it back, waiting ``busy_timeout`` at most: a
+        start beside a sqlite3 shell left in a write transaction says so in one line
+        (``sqlite3.OperationalError``, made readable by the caller) instead of letting
+        its first move wait a whole ``busy_wait``."""
+        await self._conn.execute("BEGIN IMMEDIATE")
+        await self._conn.execute("ROLLBACK")
 
     async def migrate(self) -> int:
         """Apply every migration newer than the database's ``user_version``; returns it.
