@@ -143,6 +143,7 @@ async def measure(
     app.stats.latencies.clear()
     app.stats.think_times.clear()
     app.stats.deadline_lags.clear()
+    app.stats.bot_waits.clear()
     a0, c0 = app.stats.actions_applied, store.commits
     pids = thinking.pool.pids()
     pool0 = {p: cpu_seconds(p) for p in pids}
@@ -186,6 +187,7 @@ async def measure(
         "latencies": list(app.stats.latencies),
         "think": [s for _, s in app.stats.think_times],
         "lags": list(app.stats.deadline_lags),
+        "waits": list(app.stats.bot_waits),
         "gc": pauses,
         "loop_cpu": loop_cpu,
         "cpu": cpu,
@@ -243,6 +245,11 @@ def report(args: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
         )
     )
     print(f"bots' timers fire late by: p50 {pct(lags, 50):.1f} ms, p99 {pct(lags, 99):.1f} ms")
+    waits = [x * 1000 for r in runs for x in r.get("waits", ())]
+    print(
+        f"all-bot tables' moves waited for their turn: p50 {pct(waits, 50):.1f} ms,"
+        f" p99 {pct(waits, 99):.1f} ms"
+    )
     # What a table at this pace costs: the CPU of a move (handling it, and thinking in
     # the pool) times the moves a table makes a minute. Measured as used, CPU a
     # table-minute understates it when the pool is saturated (the moves wait in its queue).

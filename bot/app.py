@@ -316,7 +316,7 @@ class BeloteApp:
         rows = [r for r in rows if r.id not in self.registry]
         if not rows:
             return
-        stored = await self.store.deadlines()
+        stored = await self.store.deadlines([r.id for r in rows])
         logs = await self.store.logs([r.match_id for r in rows if r.match_id is not None])
         # replayed in a thread, the whole batch at once: the live tables' moves go on
         runs = await asyncio.to_thread(_replay, rows, logs)
@@ -370,6 +370,7 @@ class BeloteApp:
         await self.ceremony.stop()
         await self._hooks.wait()
         self.scheduler.shutdown()
+        self.turns.stop_bots()
         await settle()  # a bot's move under way is committed before the leases go back
         await thinking.pool.shutdown()
         if self._service is not None:
@@ -394,6 +395,7 @@ class BeloteApp:
         """Stop at once as a killed process would: no more timers, fetches nor leases,
         and nothing written, released or cleaned up (the store is left open)."""
         self.scheduler.shutdown()
+        self.turns.stop_bots()
         await self.freeze_leases()
         self.ceremony.cancel_drand()
 

@@ -19,6 +19,7 @@ from bot.platform import Reply
 from bot.play.ceremony import Ceremony
 from bot.play.entries import ActionTaken, BeloteIntent, By, CameBack
 from bot.play.journal import Journal
+from bot.play.pacing import Closed, TakeTurns
 from bot.play.registry import TableRegistry
 from bot.play.stats import Stats
 from bot.play.table import MatchRun, Table, ai_seed
@@ -35,6 +36,14 @@ log = logging.getLogger(__name__)
 
 #: How a bot decides: (its view of the match, its level, a seed) -> the action.
 Think = Callable[[Any, str, int], Awaitable[Action]]
+
+#: The moves of tables where no person sits that may be under way at once
+#: (``bot.play.pacing``). A bot's move past that waits its turn asleep, the longest due
+#: first, so a process short of CPU (a busy machine, a noisy neighbour) slows its all-bot
+#: tables down rather than every answer: a person's command, a bot's move at a person's
+#: table and a turn timer never wait here. On a machine with CPU to spare the moves under
+#: way stay below it (1,000 tables at a move a second: about 4 at once).
+BOT_MOVES_AT_ONCE = 8
 
 
 class Turns:
@@ -54,6 +63,7 @@ class Turns:
         results: MatchResults,
         think: Think,
         stats: Stats,
+        bot_moves_at_once: int = BOT_MOVES_AT_ONCE,
     ) -> None:
         self._registry = registry
         self._journal = journal
@@ -63,6 +73,7 @@ class Turns:
         self._results = results
         self._think = think
         self._stats = stats
+        self._bots_turn = TakeTurns(bot_moves_at_once)
 
     # --- a player's move ---------------------------------------------------------------
 
@@ -239,10 +250,29 @@ class Turns:
 
     async def on_deadline(self, dl: TableDeadline) -> None:
         """A table's timer fired: close the seed window, give up on drand, or make the
-        move of a bot (or of the AI for a person whose timer ran out)."""
+        move of a bot (or of the AI for a person whose timer ran out). A bot's move at a
+        table where nobody waits for it takes its turn (``BOT_MOVES_AT_ONCE``)."""
         t = self._registry.get(dl.table_id)
         if t is None:
             return
+        run = t.run
+        if dl.kind != "bot" or run is None or run.human_seats():
+            await self._on_deadline(t, dl)
+            return
+        t0 = time.perf_counter()
+        try:
+            async with self._bots_turn.turn(dl.due):
+                if self._stats.record:
+                    self._stats.bot_waits.append(time.perf_counter() - t0)
+                await self._on_deadline(t, dl)
+        except Closed:
+            return  # stopping: the move is made by whoever runs the table next
+
+    def stop_bots(self) -> None:
+        """The process stops: the bots' moves still waiting for their turn are not made."""
+        self._bots_turn.close()
+
+    async def _on_deadline(self, t: Table, dl: TableDeadline) -> None:
         async with self._registry.lock(t):
             run = t.run
             if run is None or run.over or t.status != "playing":
