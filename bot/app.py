@@ -312,10 +312,20 @@ class BeloteApp:
 
     async def adopt_tables(self, rows: list[TableRow]) -> None:
         """Run these tables from now on (at start, or taken over from a process whose
-        lease ran out): each rebuilt from its log, its deadline armed again."""
+        lease ran out): each rebuilt from its log, its deadline armed again. Meanwhile
+        fewer all-bot moves run at once (``Turns.rebuilding``): on a process short of CPU
+        the tables that stopped come back first."""
         rows = [r for r in rows if r.id not in self.registry]
         if not rows:
             return
+        # until the lease keeper's next batch (it goes on at once while more wait)
+        linger = self._leases.period if self._leases is not None else 0.0
+        with self.turns.rebuilding(linger):
+            if self.started:
+                self.turns.taken_over({r.id for r in rows})
+            await self._adopt(rows)
+
+    async def _adopt(self, rows: list[TableRow]) -> None:
         stored = await self.store.deadlines([r.id for r in rows])
         logs = await self.store.logs([r.match_id for r in rows if r.match_id is not None])
         # replayed in a thread, the whole batch at once: the live tables' moves go on
@@ -331,6 +341,7 @@ class BeloteApp:
                     keep_secrets(run)
             self.registry.add(t)
             await self._resume(t, stored.get(t.id))
+            await asyncio.sleep(0)  # a batch yields between its tables: the loop answers
         self.registry.update_idle()
 
     async def _resume(self, t: Table, stored: TableDeadline | None) -> None:
@@ -347,6 +358,7 @@ class BeloteApp:
     def drop_tables(self, ids: set[int], quiet: bool = False) -> None:
         """Another process holds these tables now: stop running them here at once
         (``quiet``: the lease keeper rebuilds them from the database at once)."""
+        self.turns.forget(ids)
         for tid in ids:
             t = self.registry.drop(tid)
             if t is not None:

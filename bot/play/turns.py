@@ -8,6 +8,7 @@ holds of the lock, so the players' commands at its table are answered meanwhile.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -74,6 +75,7 @@ class Turns:
         self._think = think
         self._stats = stats
         self._bots_turn = TakeTurns(bot_moves_at_once)
+        self._taken_over: set[int] = set()  # tables whose first move here comes first
 
     # --- a player's move ---------------------------------------------------------------
 
@@ -260,13 +262,27 @@ class Turns:
             await self._on_deadline(t, dl)
             return
         t0 = time.perf_counter()
+        urgent = t.id in self._taken_over
+        self._taken_over.discard(t.id)
         try:
-            async with self._bots_turn.turn(dl.due):
+            async with self._bots_turn.turn(dl.due, urgent):
                 if self._stats.record:
                     self._stats.bot_waits.append(time.perf_counter() - t0)
                 await self._on_deadline(t, dl)
         except Closed:
             return  # stopping: the move is made by whoever runs the table next
+
+    def rebuilding(self, linger: float = 0.0) -> contextlib.AbstractContextManager[None]:
+        """While tables taken over are rebuilt (and ``linger`` seconds after, until the
+        next batch), fewer all-bot moves run at once, except the first of those tables."""
+        return self._bots_turn.narrowed(linger)
+
+    def taken_over(self, ids: set[int]) -> None:
+        """These tables were taken over: their next bot move goes before the others'."""
+        self._taken_over |= ids
+
+    def forget(self, ids: set[int]) -> None:
+        self._taken_over -= ids
 
     def stop_bots(self) -> None:
         """The process stops: the bots' moves still waiting for their turn are not made."""

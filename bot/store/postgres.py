@@ -417,7 +417,7 @@ class PostgresStore(Store):
             " LEFT JOIN deadlines d ON d.table_id = t.id"
             " WHERE t.status != 'closed'"
             " AND ((l.owner = $1 AND $2) OR (l.expires <= clock_timestamp() AND l.owner != $1))"
-            " ORDER BY t.seats::jsonb @> '[{\"kind\": \"human\"}]' DESC,"
+            ' ORDER BY t.seats::jsonb @> \'[{"kind": "human"}]\' DESC,'
             " d.due NULLS LAST, t.id",
             self.owner,
             mine,

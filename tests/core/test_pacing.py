@@ -110,3 +110,62 @@ async def test_after_close_nobody_waiting_moves_and_nobody_new_enters() -> None:
 def test_at_least_one_place() -> None:
     with pytest.raises(ValueError):
         TakeTurns(0)
+
+
+async def test_narrowed_lets_fewer_run_until_it_ends_and_lingers() -> None:
+    turns = TakeTurns(4, while_busy=1)
+    running, most = 0, 0
+
+    async def move() -> None:
+        nonlocal running, most
+        async with turns.turn(0.0):
+            running += 1
+            most = max(most, running)
+            await asyncio.sleep(0.001)
+            running -= 1
+
+    with turns.narrowed(linger=0.05):
+        await asyncio.gather(*(move() for _ in range(6)))
+    assert most == 1
+    await asyncio.gather(*(move() for _ in range(6)))  # still within the linger
+    assert most == 1
+    await asyncio.sleep(0.06)
+    await asyncio.gather(*(move() for _ in range(6)))
+    assert most == 4
+
+
+async def test_the_urgent_go_first_and_are_not_held_back_while_narrowed() -> None:
+    turns = TakeTurns(3, while_busy=1)
+    order: list[str] = []
+    gate = asyncio.Event()
+    running, most_urgent = 0, 0
+
+    async def hold() -> None:
+        async with turns.turn(0.0):
+            await gate.wait()
+
+    async def move(name: str, due: float, urgent: bool) -> None:
+        nonlocal running, most_urgent
+        async with turns.turn(due, urgent):
+            order.append(name)
+            if urgent:
+                running += 1
+                most_urgent = max(most_urgent, running)
+            await asyncio.sleep(0.001)
+            if urgent:
+                running -= 1
+
+    with turns.narrowed():
+        holder = asyncio.create_task(hold())
+        await asyncio.sleep(0)
+        moves = [
+            asyncio.create_task(move("plain", 1.0, False)),
+            asyncio.create_task(move("taken1", 5.0, True)),
+            asyncio.create_task(move("taken2", 6.0, True)),
+        ]
+        await asyncio.sleep(0.01)
+        assert order == ["taken1", "taken2"]  # beside the holder, past the narrowing
+        assert most_urgent == 2
+        gate.set()
+        await asyncio.gather(holder, *moves)
+    assert order == ["taken1", "taken2", "plain"]
