@@ -21,6 +21,7 @@ from bot.commands.inputs import Ctx
 from bot.commands.router import TOURNAMENT_COMMANDS, CommandRouter
 from bot.ops import lifecycle, metrics
 from bot.ops.clock import Clock, Randomness, SystemClock, SystemRandomness
+from bot.ops.cpu_wait import CrowdWatch
 from bot.ops.scheduler import ApsScheduler, Scheduler, settle
 from bot.platform import Channel, Choices, NullPlatform, Platform, Reply, User
 from bot.play import thinking
@@ -124,6 +125,7 @@ class BeloteApp:
         self.started = False
         self._service: Service | None = None
         self._leases: LeaseKeeper | None = None
+        self._crowd: CrowdWatch | None = None  # a long-running process: is the CPU crowded?
         window = 0.0 if s.fast else s.seed_window
         self.registry = registry = TableRegistry()
         self._hooks = hooks = Hooks()
@@ -289,6 +291,9 @@ class BeloteApp:
         self.started = True
         if self.settings.long_running:
             tune_gc()
+            # a process of its own: on a crowded machine its bots play fewer moves at once
+            self._crowd = CrowdWatch(self.turns.crowded)
+            self._crowd.start()
         metrics.watch(self)
         self.registry.update_idle()
         if self.store.shared:  # other processes may take tables over, and leave theirs
@@ -377,6 +382,8 @@ class BeloteApp:
 
     async def stop(self) -> None:
         metrics.unwatch(self)
+        if self._crowd is not None:
+            await self._crowd.stop()
         if self._leases is not None:
             await self._leases.stop()
         await self.ceremony.stop()
@@ -408,6 +415,8 @@ class BeloteApp:
         and nothing written, released or cleaned up (the store is left open)."""
         self.scheduler.shutdown()
         self.turns.stop_bots()
+        if self._crowd is not None:
+            await self._crowd.stop()
         await self.freeze_leases()
         self.ceremony.cancel_drand()
 

@@ -9,10 +9,12 @@ here, and a person's command is answered as soon as the process has the CPU.
 
 The waiting moves enter by due time, the oldest first, so a table that has waited longest
 (one just taken over from a process that died, whose move was due before the death)
-moves before the tables that moved a second ago. While the tables of a dead process are
-rebuilt (``narrowed``), fewer of the other moves run at once, so the rebuild gets the CPU
-first; the first move of a table taken over is ``urgent``: it goes ahead of them all and is
-not held back.
+moves before the tables that moved a second ago. On a crowded machine (the process waits
+for the CPU, ``bot.ops.cpu_wait``) fewer run at once than on a quiet one: on a quiet one
+more at once cost nothing and let a slow disk's group commits carry more. While the
+tables of a dead process are rebuilt (``narrowed``), fewer of the other moves run at once,
+so the rebuild gets the CPU first; the first move of a table taken over is ``urgent``: it
+goes ahead of them all and is not held back.
 """
 
 from __future__ import annotations
@@ -29,14 +31,18 @@ class Closed(Exception):
 
 
 class TakeTurns:
-    """At most ``at_once`` holders (``while_busy`` while narrowed, except for the urgent);
-    those that wait get in urgent first, then earliest ``due`` first."""
+    """At most ``at_once`` holders (``when_crowded`` while the CPU is crowded; ``while_busy``
+    while narrowed, except for the urgent); those that wait get in urgent first, then
+    earliest ``due`` first."""
 
-    def __init__(self, at_once: int, while_busy: int = 2) -> None:
-        if min(at_once, while_busy) < 1:
+    def __init__(self, at_once: int, while_busy: int = 2, when_crowded: int | None = None) -> None:
+        crowded = at_once if when_crowded is None else when_crowded
+        if min(at_once, while_busy, crowded) < 1:
             raise ValueError("at least one move must be allowed at once")
         self._at_once = at_once
         self._while_busy = min(while_busy, at_once)
+        self._when_crowded = min(crowded, at_once)
+        self._crowded = False
         self._narrowed = 0
         self._holding = 0
         self._waiting: list[tuple[bool, float, int, asyncio.Future[None]]] = []
@@ -82,6 +88,16 @@ class TakeTurns:
             else:
                 self._widen()
 
+    @property
+    def crowded(self) -> bool:
+        return self._crowded
+
+    @crowded.setter
+    def crowded(self, crowded: bool) -> None:
+        """The process waits for the CPU (``bot.ops.cpu_wait``): fewer moves at once."""
+        self._crowded = crowded
+        self._wake()
+
     def close(self) -> None:
         """Stop handing out places: whoever waits gets :class:`Closed` (the process stops,
         and a move it has not begun must not be committed as its leases go back)."""
@@ -106,7 +122,9 @@ class TakeTurns:
             if fut.done():  # cancelled while it waited
                 heapq.heappop(self._waiting)
                 continue
-            limit = self._while_busy if later and self._narrowed else self._at_once
+            limit = self._when_crowded if self._crowded else self._at_once
+            if later and self._narrowed:
+                limit = min(limit, self._while_busy)
             if self._holding >= limit:
                 return
             heapq.heappop(self._waiting)

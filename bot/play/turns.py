@@ -43,8 +43,14 @@ Think = Callable[[Any, str, int], Awaitable[Action]]
 #: first, so a process short of CPU (a busy machine, a noisy neighbour) slows its all-bot
 #: tables down rather than every answer: a person's command, a bot's move at a person's
 #: table and a turn timer never wait here. On a machine with CPU to spare the moves under
-#: way stay below it (1,000 tables at a move a second: about 4 at once).
-BOT_MOVES_AT_ONCE = 8
+#: way stay below it (1,000 tables at a move a second: about 4 at once), and a slow disk's
+#: group commits carry that many.
+BOT_MOVES_AT_ONCE = 16
+#: ... while the process waits for the CPU (``crowded``): each move under way makes every
+#: other one wait for its share, so fewer at once answer sooner.
+BOT_MOVES_WHEN_CROWDED = 4
+#: ... while the tables of a dead process are rebuilt (besides their own first moves).
+BOT_MOVES_WHILE_REBUILDING = 2
 
 
 class Turns:
@@ -74,7 +80,11 @@ class Turns:
         self._results = results
         self._think = think
         self._stats = stats
-        self._bots_turn = TakeTurns(bot_moves_at_once)
+        self._bots_turn = TakeTurns(
+            bot_moves_at_once,
+            while_busy=BOT_MOVES_WHILE_REBUILDING,
+            when_crowded=BOT_MOVES_WHEN_CROWDED,
+        )
         self._taken_over: set[int] = set()  # tables whose first move here comes first
 
     # --- a player's move ---------------------------------------------------------------
@@ -276,6 +286,10 @@ class Turns:
         """While tables taken over are rebuilt (and ``linger`` seconds after, until the
         next batch), fewer all-bot moves run at once, except the first of those tables."""
         return self._bots_turn.narrowed(linger)
+
+    def crowded(self, crowded: bool) -> None:
+        """The process waits for the CPU (or no longer): fewer all-bot moves at once."""
+        self._bots_turn.crowded = crowded
 
     def taken_over(self, ids: set[int]) -> None:
         """These tables were taken over: their next bot move goes before the others'."""

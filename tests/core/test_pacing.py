@@ -169,3 +169,23 @@ async def test_the_urgent_go_first_and_are_not_held_back_while_narrowed() -> Non
         gate.set()
         await asyncio.gather(holder, *moves)
     assert order == ["taken1", "taken2", "plain"]
+
+
+async def test_fewer_at_once_while_crowded() -> None:
+    turns = TakeTurns(6, when_crowded=2)
+    running, most = 0, 0
+
+    async def move() -> None:
+        nonlocal running, most
+        async with turns.turn(0.0):
+            running += 1
+            most = max(most, running)
+            await asyncio.sleep(0.001)
+            running -= 1
+
+    turns.crowded = True
+    await asyncio.gather(*(move() for _ in range(10)))
+    assert most == 2
+    turns.crowded = False
+    await asyncio.gather(*(move() for _ in range(10)))
+    assert most == 6
