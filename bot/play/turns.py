@@ -268,12 +268,12 @@ class Turns:
         if t is None:
             return
         run = t.run
+        urgent = t.id in self._taken_over  # its first deadline here: the table's first move
+        self._taken_over.discard(t.id)
         if dl.kind != "bot" or run is None or run.human_seats():
             await self._on_deadline(t, dl)
             return
         t0 = time.perf_counter()
-        urgent = t.id in self._taken_over
-        self._taken_over.discard(t.id)
         try:
             async with self._bots_turn.turn(dl.due, urgent):
                 if self._stats.record:
