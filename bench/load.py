@@ -23,6 +23,12 @@ database file (one process owns a SQLite database), with PostgreSQL they share o
 database and each holds the leases of the tables it opened.
 
     python bench/load.py --tables 1000 --seconds 20 --db postgresql --processes 2
+
+``--load N`` measures twice in one run, quiet and then beside N processes spinning on the
+CPU (``bench/cpuload.py``, started once the tables are open and stopped after the window),
+and prints both reports and how the loaded handling p99 compares with the quiet one:
+
+    python bench/load.py --tables 1000 --seconds 20 --load 10
 """
 
 from __future__ import annotations
@@ -36,10 +42,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cpuload import CpuLoad  # bench/cpuload.py
 
 from bot.app import BeloteApp, Settings
 from bot.ops.clock import SeededRandomness
@@ -100,8 +110,13 @@ async def bench_store(target: str) -> tuple[Store, str]:
     return await open_store(str(directory / "load.db")), "SQLite"
 
 
-async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> dict[str, Any]:
-    """Open the tables, wait for ``go`` (several processes start together), measure."""
+async def measure(
+    args: argparse.Namespace,
+    go: asyncio.Event | None = None,
+    before_window: Callable[[], None] | None = None,
+) -> dict[str, Any]:
+    """Open the tables, wait for ``go`` (several processes start together), measure;
+    ``before_window`` runs between the two (the CPU loaders start there)."""
     store, where = await bench_store(args.db)
     settings = Settings(
         bot_delay=args.bot_delay,
@@ -123,9 +138,12 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
     if go is not None:
         print("ready", flush=True)
         await go.wait()
+    if before_window is not None:
+        before_window()
     app.stats.latencies.clear()
     app.stats.think_times.clear()
     app.stats.deadline_lags.clear()
+    app.stats.bot_waits.clear()
     a0, c0 = app.stats.actions_applied, store.commits
     pids = thinking.pool.pids()
     pool0 = {p: cpu_seconds(p) for p in pids}
@@ -169,6 +187,7 @@ async def measure(args: argparse.Namespace, go: asyncio.Event | None = None) -> 
         "latencies": list(app.stats.latencies),
         "think": [s for _, s in app.stats.think_times],
         "lags": list(app.stats.deadline_lags),
+        "waits": list(app.stats.bot_waits),
         "gc": pauses,
         "loop_cpu": loop_cpu,
         "cpu": cpu,
@@ -226,6 +245,11 @@ def report(args: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
         )
     )
     print(f"bots' timers fire late by: p50 {pct(lags, 50):.1f} ms, p99 {pct(lags, 99):.1f} ms")
+    waits = [x * 1000 for r in runs for x in r.get("waits", ())]
+    print(
+        f"all-bot tables' moves waited for their turn: p50 {pct(waits, 50):.1f} ms,"
+        f" p99 {pct(waits, 99):.1f} ms"
+    )
     # What a table at this pace costs: the CPU of a move (handling it, and thinking in
     # the pool) times the moves a table makes a minute. Measured as used, CPU a
     # table-minute understates it when the pool is saturated (the moves wait in its queue).
@@ -275,7 +299,9 @@ async def child(args: argparse.Namespace) -> None:
     print(json.dumps(result), flush=True)
 
 
-def parent(args: argparse.Namespace) -> list[dict[str, Any]]:
+def parent(
+    args: argparse.Namespace, before_window: Callable[[], None] | None = None
+) -> list[dict[str, Any]]:
     """Start the processes, let them open their tables, start every window at once."""
     share = args.tables // args.processes
     procs = []
@@ -306,6 +332,8 @@ def parent(args: argparse.Namespace) -> list[dict[str, Any]]:
         line = p.stdout.readline()
         if line.strip() != "ready":
             raise SystemExit(f"a bench process failed: {line!r}")
+    if before_window is not None:
+        before_window()
     for p in procs:
         p.stdin.write("go\n")
         p.stdin.flush()
@@ -336,6 +364,31 @@ def with_level_defaults(args: argparse.Namespace) -> argparse.Namespace:
     return args
 
 
+def run(args: argparse.Namespace, loaders: int) -> tuple[list[dict[str, Any]], CpuLoad]:
+    """One measurement; ``loaders`` CPU-bound processes spin from the window's start (the
+    tables open on a quiet machine) until the measurement ends."""
+    load = CpuLoad(loaders)
+
+    def start_load() -> None:
+        load.__enter__()
+
+    try:
+        if args.processes > 1:
+            runs = parent(args, start_load)
+        else:
+            runs = [asyncio.run(measure(args, before_window=start_load))]
+    finally:
+        load.stop()
+    return runs, load
+
+
+def with_database(args: argparse.Namespace, server: Any, name: str) -> argparse.Namespace:
+    """``args`` on a new database of the throwaway server (each run its own tables)."""
+    if server is None:
+        return args
+    return argparse.Namespace(**{**vars(args), "db": server.create_database(name)})
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=None, help="default: by level (DEFAULTS)")
@@ -349,6 +402,13 @@ def main() -> None:
         "postgresql (a throwaway server of the OS package, started and stopped here)",
     )
     p.add_argument("--processes", type=int, default=1)
+    p.add_argument(
+        "--load",
+        type=int,
+        default=0,
+        metavar="N",
+        help="measure quiet, then again beside N processes spinning on the CPU",
+    )
     p.add_argument("--profile", default=None, help="write a cProfile of the measured window")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--offset", type=int, default=0, help=argparse.SUPPRESS)
@@ -356,18 +416,43 @@ def main() -> None:
     if args.child:
         asyncio.run(child(args))
         return
+    if args.load < 0:
+        p.error("--load is a number of CPU loaders: 0 or more")
+    if args.load and is_postgres(args.db):
+        p.error(
+            "--load measures twice, each on tables of its own: use --db postgresql "
+            "(a throwaway server, a database each run) rather than a URL"
+        )
     server = None
     if args.db == "postgresql":  # a throwaway server of the OS package, fsync on
         from tests.pg import PgServer
 
         server = PgServer.start(durable=True)
-        args.db = server.create_database("bench")
+    results: list[tuple[list[dict[str, Any]], CpuLoad]] = []
     try:
-        runs = parent(args) if args.processes > 1 else [asyncio.run(measure(args))]
+        for loaders in (0, args.load) if args.load else (0,):
+            results.append(run(with_database(args, server, f"bench{loaders}"), loaders))
     finally:
         if server is not None:
             server.stop()
-    report(args, runs)
+    for runs, load in results:
+        if args.load:
+            print(f"--- {'quiet' if not load.n else f'beside {load.n} CPU loaders'} ---")
+        report(args, runs)
+        if load.n:
+            print(f"loaders: {load.summary()}; still running after: {load.alive()}")
+    if args.load:
+        compare(results)
+
+
+def compare(results: list[tuple[list[dict[str, Any]], CpuLoad]]) -> None:
+    """The loaded handling p99 against the quiet one of the same run."""
+    (quiet, _), (loaded, load) = results
+    p99 = [pct([x * 1000 for r in runs for x in r["latencies"]], 99) for runs in (quiet, loaded)]
+    print(
+        f"handling p99: quiet {p99[0]:.2f} ms, beside {load.n} loaders {p99[1]:.2f} ms"
+        f" ({p99[1] / max(p99[0], 1e-9):.1f}x)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,14 +1,18 @@
 """Takeovers under load: two bot processes on one PostgreSQL database, 1,000 all-bot tables
-each, the default lease (10 s), and another process loading the CPU.
+each, the default lease (10 s), quiet and then beside ``--load N`` processes loading the CPU.
 
-While both live (``--seconds``, with the loader spinning), no table may move from its live
+While both live (``--seconds``), no table may move from its live
 owner: prints how many did (each process counts the tables it took over and the ones it
 lost) and how late the renewals came at worst. Then one process is killed (SIGKILL); the
 other takes its 1,000 tables over: prints when the first and the last of them moved again
 after the kill (a new entry in its log, written by the survivor), and the median.
 
     python bench/takeover.py
-    python bench/takeover.py --tables 1000 --seconds 30 --loaders 1
+    python bench/takeover.py --tables 1000 --seconds 30 --load 10
+
+``--load N`` runs the whole scenario twice in one run, each on a database of its own: quiet,
+then beside N processes spinning on the CPU (``bench/cpuload.py``) from the window's start
+until the last table moved again (or the wait gave up), and prints both.
 
 The tables are bench/load.py's (four normal bots, a move a second), to a target no
 match reaches in the run.
@@ -23,7 +27,6 @@ import argparse
 import asyncio
 import json
 import logging
-import multiprocessing
 import os
 import signal
 import subprocess
@@ -37,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import load  # bench/load.py: the same all-bot tables
+from cpuload import CpuLoad  # bench/cpuload.py
 
 from bot.app import BeloteApp, Settings
 from bot.ops.clock import SeededRandomness
@@ -49,13 +53,6 @@ async def open_tables(app: BeloteApp, n: int, offset: int) -> None:
     """All-bot tables (as bench/load.py's), to a target no match reaches in the run, so
     every one is still playing when its process is killed."""
     await load.open_tables(app, n, "normal", offset, target=100000)
-
-
-def spin(until: float) -> None:
-    """The loader: one core's worth of pure Python until ``until``."""
-    n = 0
-    while time.time() < until:
-        n += 1
 
 
 async def child(args: argparse.Namespace) -> None:
@@ -135,10 +132,13 @@ async def moved_since(
     return {r[0]: float(r[1]) for r in rows}
 
 
-async def measure(args: argparse.Namespace) -> None:
+async def measure(args: argparse.Namespace, loaders: int) -> float | None:
+    """The scenario once, beside ``loaders`` CPU loaders; prints its figures and returns
+    the last table's delay after the kill, in leases (None if none moved again)."""
     store = await open_store(args.db, owner="bench-setup")  # migrated once, before both
     await store.close()
     keep, victim = start_child(args, "keep", 0), start_child(args, "victim", args.tables)
+    cpu_load = CpuLoad(loaders)
     try:
         for p in (keep, victim):
             assert p.stdout is not None
@@ -148,14 +148,8 @@ async def measure(args: argparse.Namespace) -> None:
         conn = await asyncpg.connect(args.db)
         owners = dict(await conn.fetch("SELECT table_id, owner FROM leases"))
         theirs = sorted(t for t, o in owners.items() if o == "victim")
-        until = time.time() + args.seconds
-        loaders = [
-            multiprocessing.Process(target=spin, args=(until,), daemon=True)
-            for _ in range(args.loaders)
-        ]
-        for lp in loaders:
-            lp.start()
         load0 = os.getloadavg()[0]
+        cpu_load.__enter__()
         for p in (keep, victim):
             say(p, "go")
         await asyncio.sleep(args.seconds)
@@ -163,8 +157,6 @@ async def measure(args: argparse.Namespace) -> None:
         for p in (keep, victim):
             say(p, "stop")
         live = [json.loads(p.stdout.readline()) for p in (keep, victim)]  # type: ignore[union-attr]
-        for lp in loaders:
-            lp.join()
         after = dict(await conn.fetch("SELECT table_id, owner FROM leases"))
         moved = sum(1 for t, o in owners.items() if after.get(t) != o)
 
@@ -183,6 +175,8 @@ async def measure(args: argparse.Namespace) -> None:
         while len(times) < len(theirs) and time.time() - killed < 10 * args.lease:
             await asyncio.sleep(0.25)
             times = await moved_since(conn, theirs, killed)
+        load2 = os.getloadavg()[0]
+        cpu_load.stop()
         owned = dict(await conn.fetch("SELECT table_id, owner FROM leases"))
         stuck = [t for t in theirs if t not in times]
         if stuck:
@@ -200,6 +194,7 @@ async def measure(args: argparse.Namespace) -> None:
         say(keep, "end")
         keep.wait(timeout=120)
     finally:
+        cpu_load.stop()
         for p in (keep, victim):
             if p.poll() is None:
                 p.kill()
@@ -207,9 +202,11 @@ async def measure(args: argparse.Namespace) -> None:
 
     print(
         f"{args.tables} tables a process, 2 processes, lease {args.lease:g} s, a move every"
-        f" {args.bot_delay:g} s, {args.loaders} CPU loader(s); load average"
-        f" {load0:.1f} -> {load1:.1f} on {os.cpu_count()} cores"
+        f" {args.bot_delay:g} s, {loaders} CPU loader(s); load average"
+        f" {load0:.1f} -> {load1:.1f} -> {load2:.1f} on {os.cpu_count()} cores"
     )
+    if loaders:
+        print(f"loaders: {cpu_load.summary()}; still running after: {cpu_load.alive()}")
     print(
         f"while both live ({args.seconds:g} s): {moved} tables changed owner; taken over"
         f" {sum(r['taken_over'] for r in live)}, lost {sum(r['lost'] for r in live)}; the"
@@ -224,8 +221,9 @@ async def measure(args: argparse.Namespace) -> None:
             f" the median {delays[len(delays) // 2]:.1f} s, the last {delays[-1]:.1f} s"
             f" ({delays[-1] / args.lease:.2f} leases)"
         )
-    else:
-        print(f"after the kill: none of {len(theirs)} tables moved again")
+        return delays[-1] / args.lease
+    print(f"after the kill: none of {len(theirs)} tables moved again")
+    return None
 
 
 def main() -> None:
@@ -234,7 +232,13 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=30.0, help="the window with both alive")
     p.add_argument("--bot-delay", type=float, default=1.0)
     p.add_argument("--lease", type=float, default=LEASE_SECONDS)
-    p.add_argument("--loaders", type=int, default=1, help="processes spinning on the CPU")
+    p.add_argument(
+        "--load",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run quiet, then again beside N processes spinning on the CPU",
+    )
     p.add_argument("--db", default="postgresql")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--owner", default="", help=argparse.SUPPRESS)
@@ -243,17 +247,32 @@ def main() -> None:
     if args.child:
         asyncio.run(child(args))
         return
+    if args.load < 0:
+        p.error("--load is a number of CPU loaders: 0 or more")
+    if args.load and args.db != "postgresql":
+        p.error("--load runs twice, each on a database of its own: use --db postgresql")
     server = None
     if args.db == "postgresql":
         from tests.pg import PgServer
 
         server = PgServer.start(durable=True)
-        args.db = server.create_database("takeover")
+    last: list[float | None] = []
     try:
-        asyncio.run(measure(args))
+        for loaders in (0, args.load) if args.load else (0,):
+            if server is not None:
+                args.db = server.create_database(f"takeover{loaders}")
+            if args.load:
+                print(f"--- {'quiet' if not loaders else f'beside {loaders} CPU loaders'} ---")
+            last.append(asyncio.run(measure(args, loaders)))
     finally:
         if server is not None:
             server.stop()
+    if args.load:
+        quiet, loaded = (f"{x:.2f}" if x is not None else "never" for x in last)
+        print(
+            f"the last table moved again after: quiet {quiet} leases,"
+            f" beside {args.load} loaders {loaded} leases"
+        )
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from bot.community.service import PRESS as SETTINGS_PRESS
 from bot.community.service import CommunitySettings
 from bot.ops import lifecycle, metrics
 from bot.ops.clock import Clock, Randomness, SystemClock, SystemRandomness
+from bot.ops.cpu_wait import CrowdWatch
 from bot.ops.scheduler import ApsScheduler, Scheduler, settle
 from bot.platform import Channel, Choices, NullPlatform, Platform, Reply, User
 from bot.play import thinking
@@ -127,6 +128,7 @@ class BeloteApp:
         self.started = False
         self._service: Service | None = None
         self._leases: LeaseKeeper | None = None
+        self._crowd: CrowdWatch | None = None  # a long-running process: is the CPU crowded?
         window = 0.0 if s.fast else s.seed_window
         self.registry = registry = TableRegistry()
         self._hooks = hooks = Hooks()
@@ -307,6 +309,9 @@ class BeloteApp:
         self.started = True
         if self.settings.long_running:
             tune_gc()
+            # a process of its own: on a crowded machine its bots play fewer moves at once
+            self._crowd = CrowdWatch(self.turns.crowded)
+            self._crowd.start()
         metrics.watch(self)
         self.registry.update_idle()
         if self.store.shared:  # other processes may take tables over, and leave theirs
@@ -330,11 +335,21 @@ class BeloteApp:
 
     async def adopt_tables(self, rows: list[TableRow]) -> None:
         """Run these tables from now on (at start, or taken over from a process whose
-        lease ran out): each rebuilt from its log, its deadline armed again."""
+        lease ran out): each rebuilt from its log, its deadline armed again. Meanwhile
+        fewer all-bot moves run at once (``Turns.rebuilding``): on a process short of CPU
+        the tables that stopped come back first."""
         rows = [r for r in rows if r.id not in self.registry]
         if not rows:
             return
-        stored = await self.store.deadlines()
+        # until the lease keeper's next batch (it goes on at once while more wait)
+        linger = self._leases.period if self._leases is not None else 0.0
+        with self.turns.rebuilding(linger):
+            if self.started:
+                self.turns.taken_over({r.id for r in rows})
+            await self._adopt(rows)
+
+    async def _adopt(self, rows: list[TableRow]) -> None:
+        stored = await self.store.deadlines([r.id for r in rows])
         logs = await self.store.logs([r.match_id for r in rows if r.match_id is not None])
         # replayed in a thread, the whole batch at once: the live tables' moves go on
         runs = await asyncio.to_thread(_replay, rows, logs)
@@ -349,6 +364,7 @@ class BeloteApp:
                     keep_secrets(run)
             self.registry.add(t)
             await self._resume(t, stored.get(t.id))
+            await asyncio.sleep(0)  # a batch yields between its tables: the loop answers
         self.registry.update_idle()
 
     async def _resume(self, t: Table, stored: TableDeadline | None) -> None:
@@ -365,6 +381,7 @@ class BeloteApp:
     def drop_tables(self, ids: set[int], quiet: bool = False) -> None:
         """Another process holds these tables now: stop running them here at once
         (``quiet``: the lease keeper rebuilds them from the database at once)."""
+        self.turns.forget(ids)
         for tid in ids:
             t = self.registry.drop(tid)
             if t is not None:
@@ -383,11 +400,14 @@ class BeloteApp:
 
     async def stop(self) -> None:
         metrics.unwatch(self)
+        if self._crowd is not None:
+            await self._crowd.stop()
         if self._leases is not None:
             await self._leases.stop()
         await self.ceremony.stop()
         await self._hooks.wait()
         self.scheduler.shutdown()
+        self.turns.stop_bots()
         await settle()  # a bot's move under way is committed before the leases go back
         await thinking.pool.shutdown()
         if self._service is not None:
@@ -412,6 +432,9 @@ class BeloteApp:
         """Stop at once as a killed process would: no more timers, fetches nor leases,
         and nothing written, released or cleaned up (the store is left open)."""
         self.scheduler.shutdown()
+        self.turns.stop_bots()
+        if self._crowd is not None:
+            await self._crowd.stop()
         await self.freeze_leases()
         self.ceremony.cancel_drand()
 

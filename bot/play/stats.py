@@ -14,3 +14,5 @@ class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds to handle each action
     think_times: list[tuple[str, float]] = field(default_factory=list)  # (level, seconds)
     deadline_lags: list[float] = field(default_factory=list)  # a bot's timer, late by (s)
+    # an all-bot table's move, waiting for its turn (``turns.BOT_MOVES_AT_ONCE``), seconds
+    bot_waits: list[float] = field(default_factory=list)

@@ -9,6 +9,7 @@ holds of the lock, so the players' commands at its table are answered meanwhile.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -20,6 +21,7 @@ from bot.platform import Reply
 from bot.play.ceremony import Ceremony
 from bot.play.entries import ActionTaken, BeloteIntent, By, CameBack, Entry
 from bot.play.journal import Journal
+from bot.play.pacing import Closed, TakeTurns
 from bot.play.registry import TableRegistry
 from bot.play.stats import Stats
 from bot.play.table import MatchRun, Table, ai_seed
@@ -40,6 +42,20 @@ BUSY_NOTICE = 3.0
 #: How a bot decides: (its view of the match, its level, a seed) -> the action.
 Think = Callable[[Any, str, int], Awaitable[Action]]
 
+#: The moves of tables where no person sits that may be under way at once
+#: (``bot.play.pacing``). A bot's move past that waits its turn asleep, the longest due
+#: first, so a process short of CPU (a busy machine, a noisy neighbour) slows its all-bot
+#: tables down rather than every answer: a person's command, a bot's move at a person's
+#: table and a turn timer never wait here. On a machine with CPU to spare the moves under
+#: way stay below it (1,000 tables at a move a second: about 4 at once), and a slow disk's
+#: group commits carry that many.
+BOT_MOVES_AT_ONCE = 16
+#: ... while the process waits for the CPU (``crowded``): each move under way makes every
+#: other one wait for its share, so fewer at once answer sooner.
+BOT_MOVES_WHEN_CROWDED = 4
+#: ... while the tables of a dead process are rebuilt (besides their own first moves).
+BOT_MOVES_WHILE_REBUILDING = 2
+
 
 class Turns:
     """Whose move it is, and making it.
@@ -58,6 +74,7 @@ class Turns:
         results: MatchResults,
         think: Think,
         stats: Stats,
+        bot_moves_at_once: int = BOT_MOVES_AT_ONCE,
     ) -> None:
         self._registry = registry
         self._journal = journal
@@ -67,6 +84,12 @@ class Turns:
         self._results = results
         self._think = think
         self._stats = stats
+        self._bots_turn = TakeTurns(
+            bot_moves_at_once,
+            while_busy=BOT_MOVES_WHILE_REBUILDING,
+            when_crowded=BOT_MOVES_WHEN_CROWDED,
+        )
+        self._taken_over: set[int] = set()  # tables whose first move here comes first
 
     # --- a player's move ---------------------------------------------------------------
 
@@ -256,10 +279,47 @@ class Turns:
 
     async def on_deadline(self, dl: TableDeadline) -> None:
         """A table's timer fired: close the seed window, give up on drand, or make the
-        move of a bot (or of the AI for a person whose timer ran out)."""
+        move of a bot (or of the AI for a person whose timer ran out). A bot's move at a
+        table where nobody waits for it takes its turn (``BOT_MOVES_AT_ONCE``)."""
         t = self._registry.get(dl.table_id)
         if t is None:
             return
+        run = t.run
+        urgent = t.id in self._taken_over  # its first deadline here: the table's first move
+        self._taken_over.discard(t.id)
+        if dl.kind != "bot" or run is None or run.human_seats():
+            await self._on_deadline(t, dl)
+            return
+        t0 = time.perf_counter()
+        try:
+            async with self._bots_turn.turn(dl.due, urgent):
+                if self._stats.record:
+                    self._stats.bot_waits.append(time.perf_counter() - t0)
+                await self._on_deadline(t, dl)
+        except Closed:
+            return  # stopping: the move is made by whoever runs the table next
+
+    def rebuilding(self, linger: float = 0.0) -> contextlib.AbstractContextManager[None]:
+        """While tables taken over are rebuilt (and ``linger`` seconds after, until the
+        next batch), fewer all-bot moves run at once, except the first of those tables."""
+        return self._bots_turn.narrowed(linger)
+
+    def crowded(self, crowded: bool) -> None:
+        """The process waits for the CPU (or no longer): fewer all-bot moves at once."""
+        self._bots_turn.crowded = crowded
+
+    def taken_over(self, ids: set[int]) -> None:
+        """These tables were taken over: their next bot move goes before the others'."""
+        self._taken_over |= ids
+
+    def forget(self, ids: set[int]) -> None:
+        self._taken_over -= ids
+
+    def stop_bots(self) -> None:
+        """The process stops: the bots' moves still waiting for their turn are not made."""
+        self._bots_turn.close()
+
+    async def _on_deadline(self, t: Table, dl: TableDeadline) -> None:
         async with self._registry.lock(t):
             run = t.run
             if run is None or run.over or t.status != "playing":

@@ -292,7 +292,9 @@ class Store(abc.ABC):
         return {m: await self.log(m) for m in match_ids}
 
     @abc.abstractmethod
-    async def deadlines(self) -> dict[int, TableDeadline]: ...
+    async def deadlines(self, table_ids: list[int] | None = None) -> dict[int, TableDeadline]:
+        """The stored deadlines, of ``table_ids`` only when given (a takeover's batch reads
+        its own, not every table's)."""
 
     async def probe_write(self, timeout: float) -> None:
         """Commit a tiny write within ``timeout`` (readiness), or raise."""
@@ -819,9 +821,12 @@ class SQLiteStore(Store):
             rows = await cur.fetchall()
         return [LogEntry(m, s, a, k, json.loads(d)) for m, s, a, k, d in rows]
 
-    async def deadlines(self) -> dict[int, TableDeadline]:
+    async def deadlines(self, table_ids: list[int] | None = None) -> dict[int, TableDeadline]:
         async with self._conn.execute("SELECT table_id, kind, due, nonce FROM deadlines") as cur:
-            return {r[0]: TableDeadline(*r) for r in await cur.fetchall()}
+            found = {r[0]: TableDeadline(*r) for r in await cur.fetchall()}
+        if table_ids is None:
+            return found
+        return {t: found[t] for t in table_ids if t in found}
 
 
 #: Each open table's newest match-log entry (the same SQL for both engines).

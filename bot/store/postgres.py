@@ -436,16 +436,23 @@ class PostgresStore(Store):
         again here (nobody else ran them: its renewal extends them); a table another live
         process holds is left alone, and one whose row is locked (a commit in progress, a
         paused process's open transaction, another process claiming it) is skipped, never
-        waited on."""
+        waited on.
+
+        The tables where people sit come first, then the ones whose deadline came
+        longest ago: with ``limit``, what players wait for is taken first."""
         rows = await self._pool.fetch(
             "SELECT t.id, t.channel FROM tables t JOIN leases l ON l.table_id = t.id"
+            " LEFT JOIN deadlines d ON d.table_id = t.id"
             " WHERE t.status != 'closed'"
             " AND ((l.owner = $1 AND $2) OR (l.expires <= clock_timestamp() AND l.owner != $1))"
-            " ORDER BY t.id",
+            ' ORDER BY t.seats::jsonb @> \'[{"kind": "human"}]\' DESC,'
+            " d.due NULLS LAST, t.id",
             self.owner,
             mine,
         )
         wanted = [r["id"] for r in rows if serves is None or serves(r["channel"])]
+        if limit is not None:
+            wanted = wanted[:limit]  # the first in that order: the claim takes these
         if not wanted:
             return []
         claimed = await self._pool.fetch(
@@ -665,8 +672,15 @@ class PostgresStore(Store):
             out[m].append(LogEntry(m, s, a, k, json.loads(d)))
         return out
 
-    async def deadlines(self) -> dict[int, TableDeadline]:
-        rows = await self._pool.fetch("SELECT table_id, kind, due, nonce FROM deadlines")
+    async def deadlines(self, table_ids: list[int] | None = None) -> dict[int, TableDeadline]:
+        if table_ids is None:
+            rows = await self._pool.fetch("SELECT table_id, kind, due, nonce FROM deadlines")
+        else:
+            rows = await self._pool.fetch(
+                "SELECT table_id, kind, due, nonce FROM deadlines"
+                " WHERE table_id = ANY($1::bigint[])",
+                table_ids,
+            )
         return {r[0]: TableDeadline(*r) for r in rows}
 
 
