@@ -38,11 +38,15 @@ from adapters.console.platform import safe_line
 from bot.platform import Post, Reply
 from bot.show.i18n import _
 from bot.show.seat_view import TableView
+from bot.show.texts import value_label
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED = frozenset("DH")
 _CARD = re.compile(r"(?<![A-Za-z0-9])([789TJQKA])([CDHS])(?![A-Za-z0-9])")
 _COMMAND = re.compile(r"/(?:play|bid) (?=\S)")
+# Coinche's first step of a bid, the screen's own (never sent to the core).
+VALUE_STEP = "#value "
+VALUES_STEP = "#values"
 TABLE_LOG_KINDS = ("deal", "contract", "trick-won", "timeout", "winner", "over", "seed")
 DIM_POSTS = ("commit", "seeds", "drand")
 TRUMP_NAMES = ("NT", "AT")
@@ -148,6 +152,7 @@ class TableTui(App[None]):
         self.after_match: Callable[[], None] | None = None
         self.ready = asyncio.Event()
         self.show_last = False
+        self.picked_value: int | None = None  # Coinche: the value picked, before its contract
         self.selected = 0
         self.refused: Text | None = None
         self.question: str | None = None
@@ -469,7 +474,7 @@ class TableTui(App[None]):
             text.append("» ", style="bold green")  # ▶ is for a turn only
             text.append(_("tui-new-match", self.locale), style="green")
         if v is not None and v.choices:
-            typed = ", ".join(c.typed for c in v.choices)
+            typed = ", ".join(dict.fromkeys(c.shown or c.typed for c in v.choices))
             if text:
                 text.append("\n")
             text.append("▶ ", style="bold green")
@@ -482,6 +487,8 @@ class TableTui(App[None]):
         v = self.view
         if v is None:
             return []
+        if v.phase == "auction" and any(c.value is not None for c in v.choices):
+            return self._coinche_steps(v)
         if v.phase == "auction" and v.choices:
             return [(c.label, c.command) for c in v.choices]
         out = []
@@ -489,6 +496,18 @@ class TableTui(App[None]):
             usual = next((c for c in v.choices if c.card == card), None)
             out.append((card, usual.command if usual is not None else ""))
         return out
+
+    def _coinche_steps(self, v: TableView) -> list[tuple[str, str]]:
+        """Coinche's bids in two steps, as on the chat platforms: the values still open,
+        then the contracts of the value picked (and ◀ back to the values); pass and
+        coinche or surcoinche on both. Picking a value is this screen's own business."""
+        calls = [(c.label, c.command) for c in v.choices if c.value is None]
+        values = list(dict.fromkeys(c.value for c in v.choices if c.value is not None))
+        if self.picked_value in values:
+            bids = [(c.label, c.command) for c in v.choices if c.value == self.picked_value]
+            return [*bids, (_("label-bid-values", self.locale), VALUES_STEP), *calls]
+        steps = [(value_label(value, self.locale), f"{VALUE_STEP}{value}") for value in values]
+        return [*steps, *calls]
 
     def draw_hand(self) -> None:
         v = self.view
@@ -558,6 +577,13 @@ class TableTui(App[None]):
             await self.play(command)
 
     async def play(self, text: str) -> None:
+        if text == VALUES_STEP or text.startswith(VALUE_STEP):  # Coinche: a value picked
+            word = text.removeprefix(VALUE_STEP)
+            self.picked_value = int(word) if word.isdigit() else None
+            self.selected = 0
+            self.draw_hand()
+            return
+        self.picked_value = None
         self.refused = None
         if self.send is not None:
             await self.send(text)
