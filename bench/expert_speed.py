@@ -13,7 +13,7 @@ positions, to show what moving sampling, weighing and scoring to C saved.  ``--t
 how many threads a decision solves its worlds on (default: what the bot's thinking
 processes use, ``bot.play.thinking.search_threads``); the CPU time and the nodes do not
 depend on it, the wall time does.  ``--set``: the expert's search plan changed as
-``bench/paired.py`` changes it (a field of ``SearchPlan``, the value as JSON), to see what
+``bench/studies/paired.py`` changes it (a field of ``SearchPlan``, the value as JSON), to see what
 a change costs before measuring what it wins.  Last, by trick, the share of the worlds'
 weight that was solved exactly: past its node budget a decision rolls the rest out by the
 rules of thumb, so the early tricks' figures say how much of the plan is double dummy.
@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.studies.paired import changed_plan, parse_settings, use_plan
 from bot.play.thinking import search_threads
 from engine import Match
 from engine.ai import choose_action
@@ -36,9 +37,6 @@ from engine.ai.knowledge import knowledge_from_view
 from engine.ai.player import position_rng
 from engine.ai.search import plan_totals
 from engine.ai.world_search import SEARCH_COMPILED, set_search_threads
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from paired import changed_plan, parse_settings, use_plan
 
 
 def percentile(xs: list[float], q: float) -> float:

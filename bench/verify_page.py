@@ -1,9 +1,10 @@
 """How long the browser check (web/verify) takes in a headless Chromium from the OS.
 
 Run: python bench/verify_page.py [--runs N] [--deals-target N]
-Prints, for a real match of each ruleset (dealt from the engine with drand round 2), the
-median and best time from opening the page on the transcript to its verdict (drand not
-asked); then for one long classic match of about 10,000 deals (played to the end by the
+Prints, for a real match of each ruleset (dealt from the engine with drand round 2;
+Coinche's with every table option), the median and best time from opening the page on
+the transcript to its verdict (drand not asked); then for one long match (bulgarian to
+100,000, the largest target a table may set: about 2,500 deals, played to the end by the
 engine's legal moves at random), the page's time from "Check" to the verdict and the time
 of `belote verify` on the same file; and the time of one BLS verification and one deck in
 the page.
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.proof.transcript import dumps, loads, transcript_from_match
 from bot.proof.verify import verify_transcript
 from engine import DeckInputs, Match
+from engine.options import TARGET_RANGE
 from tests.browser.conftest import Site, ThreadedRelay, chromium_path
 from tests.fairdeal.conftest import make_transcript
 from tests.fakes.drand_relay import REAL_BEACONS
@@ -52,7 +54,8 @@ CHECK = """async text => {
 
 
 def long_match(target: int) -> str:
-    """A classic match to ``target`` points, every action a random legal one (seeded)."""
+    """A bulgarian match to ``target`` points, every action a random legal one (seeded):
+    contre and recontre make the deals count least, so the match is the longest."""
     rng = random.Random(5)
     beacon = REAL_BEACONS[2]
     inputs = DeckInputs(
@@ -61,7 +64,7 @@ def long_match(target: int) -> str:
         beacon.round,
         beacon.randomness,
     )
-    match = Match("classic", inputs=inputs, target=target)
+    match = Match("bulgarian", inputs=inputs, target=target)
     while match.winner is None:
         seat = match.to_move
         match.apply(seat, rng.choice(match.legal_actions(seat)))
@@ -74,7 +77,8 @@ def long_match(target: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--deals-target", type=int, default=836_000, help="long match target")
+    high = TARGET_RANGE[1]
+    parser.add_argument("--deals-target", type=int, default=high, help="long match target")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -84,8 +88,16 @@ def main() -> int:
             browser = p.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
             page = browser.new_page()
             print(f"Chromium {browser.version}, headless")
-            for ruleset, seed in (("club", 7), ("classic", 11), ("bulgarian", 3)):
-                t = make_transcript(ruleset, seed=seed)
+            every = ("no_trump", "all_trump", "generale", "bid_only")
+            for ruleset, seed, options in (
+                ("club", 7, ()),
+                ("classic", 11, ()),
+                ("bulgarian", 3, ()),
+                ("coinche", 10, every),
+            ):
+                t = make_transcript(
+                    ruleset, seed=seed, pass_bias=0.5 * bool(options), options=options
+                )
                 url = site.put(f"{ruleset}.json", dumps(t))
                 times = []
                 for _ in range(args.runs):

@@ -19,6 +19,9 @@ from typing import Any, Protocol
 
 from bot.commands.inputs import Ctx
 from bot.commands.router import TOURNAMENT_COMMANDS, CommandRouter
+from bot.community.registry import Defaults
+from bot.community.service import PRESS as SETTINGS_PRESS
+from bot.community.service import CommunitySettings
 from bot.ops import lifecycle, metrics
 from bot.ops.clock import Clock, Randomness, SystemClock, SystemRandomness
 from bot.ops.scheduler import ApsScheduler, Scheduler, settle
@@ -39,7 +42,7 @@ from bot.show.dispatch import Dispatch, answer
 from bot.show.i18n import _
 from bot.show.posting import Presenter, Renderer
 from bot.show.seat_view import TableView, seat_views
-from bot.store import LeaseLost, LogEntry, Store, TableDeadline, TableRow
+from bot.store import LeaseLost, LogEntry, Store, StoreUnavailable, TableDeadline, TableRow
 from bot.store.leases import LeaseKeeper
 from bot.tournaments.tables import TableRequest
 
@@ -159,6 +162,12 @@ class BeloteApp:
             self.stats,
         )
         defaults = NewTables(s.ruleset, s.timer, window, s.ai_level, s.max_tables_per_channel)
+        #: each server's and group's own settings (``/settings``): new tables start from them
+        self.community = community = CommunitySettings(
+            store,
+            self.clock,
+            Defaults(s.ruleset, s.timer, s.ai_level, s.max_tables_per_channel),
+        )
         lobby = Lobby(
             registry,
             journal,
@@ -170,6 +179,7 @@ class BeloteApp:
             results,
             self.clock,
             defaults,
+            community,
         )
         self.tournament_tables = TournamentTables(
             registry,
@@ -199,6 +209,8 @@ class BeloteApp:
             tournament_command=self._tournament_command,
             tournament_press=self._tournament_press,
         )
+        self.router.handle("settings", community.command)
+        self.router.handle_press(SETTINGS_PRESS, community.press)
 
     # --- the documented entry points -------------------------------------------------------
 
@@ -209,8 +221,9 @@ class BeloteApp:
         Never raises on what a user types: a bad input is refused (nothing changes), and an
         unexpected error is logged with its traceback (secrets redacted) and answered with
         the internal-error text, while every other table goes on."""
-        ctx = Ctx(user, channel)
         try:
+            user = await self.community.localised(user, channel)
+            ctx = Ctx(user, channel)
             return answer(
                 ctx, await self.router.command(ctx, text if isinstance(text, str) else "")
             )
@@ -218,6 +231,8 @@ class BeloteApp:
             return [self._refusal(user, r.key, **r.kwargs)]
         except LeaseLost:  # another process runs that table now: it is gone from here
             return [self._refusal(user, "err-table-gone")]
+        except StoreUnavailable:  # locked or unreachable past the wait: the store said so
+            return [self._refusal(user, "err-store-unavailable")]
         except Exception:
             log.exception("command %s by %s failed", _loggable(text), user.id)
             return [self._refusal(user, "err-internal")]
@@ -225,8 +240,9 @@ class BeloteApp:
     async def press(self, user: User, channel: Channel, action: str) -> list[Reply]:
         """A button press; ``action`` is what a ``Button`` carried (or anything a forged
         or outdated client sends: the same guarantees as :meth:`command`)."""
-        ctx = Ctx(user, channel)
         try:
+            user = await self.community.localised(user, channel)
+            ctx = Ctx(user, channel)
             return answer(
                 ctx, await self.router.press(ctx, action if isinstance(action, str) else "")
             )
@@ -234,6 +250,8 @@ class BeloteApp:
             return [self._refusal(user, r.key, **r.kwargs)]
         except LeaseLost:
             return [self._refusal(user, "err-table-gone")]
+        except StoreUnavailable:  # locked or unreachable past the wait: the store said so
+            return [self._refusal(user, "err-store-unavailable")]
         except Exception:
             log.exception("press %r by %s failed", str(action)[:120], user.id)
             return [self._refusal(user, "err-internal")]

@@ -17,8 +17,11 @@ class User:
 
     id: str
     name: str
-    is_admin: bool = False
+    is_admin: bool = False  # the platform's own admin right there (Manage Server, group admin)
     locale: str = "en"
+    #: the platform's role ids the user holds there (Discord): a server may name roles
+    #: whose members change its settings (``bot.community``)
+    roles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

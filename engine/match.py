@@ -458,6 +458,12 @@ class Match:
                 raise IllegalAction("The dealer must name a trump now.")
             if action.kind in ("contre", "recontre"):
                 raise IllegalAction(f"You cannot say {action.kind} now.")
+            if action.kind in ("coinche", "surcoinche"):
+                raise IllegalAction(f"Nobody says {action.kind} in {self.ruleset}.")
+            if action.kind == "bid" and action.value is not None:
+                raise IllegalAction(
+                    f"A bid has no value in {self.ruleset}: name the trump, e.g. bid H."
+                )
             if action.kind == "take" and not self.rules.turned_card:
                 raise IllegalAction("Nothing is turned up in this ruleset: bid or pass.")
             if action.kind == "take":

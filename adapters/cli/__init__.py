@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "adapters.cli.bot_commands",  # run, export
     "adapters.cli.tournament_commands",  # tournament simulate
     "adapters.cli.ops_commands",  # backup, admin
+    "adapters.cli.settings_command",  # settings (a server's or group's own)
 )
 
 

@@ -328,11 +328,11 @@ def shard_options(args: argparse.Namespace) -> dict[str, object]:
 async def _run_console(
     args: argparse.Namespace, s: settings_model.BeloteSettings, factory: Callable[..., Awaitable]
 ) -> int:
-    from adapters.console.platform import ConsolePlatform
+    from adapters.console.platform import DEFAULT_NAME, ConsolePlatform
     from adapters.console.run import ConsoleOptions, run_console
     from adapters.console.screen import Screen
 
-    name = args.name or os.environ.get("USER") or "you"
+    name = args.name or os.environ.get("USER") or DEFAULT_NAME
     interactive = sys.stdin.isatty()
     solo = args.solo or (interactive and args.name is None)
     locale = args.lang or terminal_language()

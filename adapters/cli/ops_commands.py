@@ -382,9 +382,9 @@ async def _close(args: argparse.Namespace) -> int:
         idle = FakeScheduler(SystemClock())
         app = BeloteApp(store, NullPlatform(), settings=settings, scheduler=idle)
         await app.adopt_tables([row])  # rebuilt from its log, as at a start
-        t = app.tables[table_id]
         operator = User(OPERATOR, "operator", is_admin=True)
-        replies = await app.command(operator, Channel(t.channel), f"/table close {t.tid}")
+        # through the core's API, as every adapter: the command a server admin would type
+        replies = await app.command(operator, Channel(row.channel), f"/table close {name}")
         if store.shared:
             await store.flush()
             await store.release_leases()

@@ -32,6 +32,7 @@ from bot.platform import Post, Reply
 from bot.show.i18n import _
 
 USER_PREFIX = "console:"
+DEFAULT_NAME = "you"  # the player's name when none is given and $USER is unset
 
 
 def user_name(user_id: str) -> str:
@@ -164,7 +165,7 @@ class ConsolePlatform:
             path.write_bytes(reply.file)
             self.notice(_("file-saved", locale, path=str(path)), name)
 
-    def notice(self, text: str, name: str = "you") -> None:
+    def notice(self, text: str, name: str = DEFAULT_NAME) -> None:
         """A line of the terminal itself (welcome, goodbye), not of the core."""
         if self.screen is not None:
             self.screen.notice(text)  # type: ignore[attr-defined]

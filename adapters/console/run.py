@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from adapters.console.keyboard import LineReader
-from adapters.console.platform import USER_PREFIX, ConsolePlatform
+from adapters.console.platform import DEFAULT_NAME, USER_PREFIX, ConsolePlatform
 from bot.app import BeloteApp
 from bot.commands import parse
 from bot.ops import redact
@@ -41,7 +41,7 @@ SOLO_SEAT = "2"  # the seat that speaks first in the first deal: no wait for the
 
 @dataclass
 class ConsoleOptions:
-    default_user: str = "you"
+    default_user: str = DEFAULT_NAME
     solo: bool = False
     locale: str = "en"
     interactive: bool = False  # a person types: end of input (Ctrl-D) quits like Ctrl-C

@@ -25,19 +25,20 @@ import asyncio
 import re
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, HorizontalScroll, Vertical
 from textual.widgets import Button, Input, RichLog, Static
 
-from adapters.console.platform import safe_line
+from adapters.console.platform import DEFAULT_NAME, safe_line
 from bot.platform import Post, Reply
 from bot.show.i18n import _
-from bot.show.seat_view import TableView
+from bot.show.seat_view import Choice, TableView
 from bot.show.texts import value_label
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -80,6 +81,24 @@ def _brief(lines: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(k, _HEX.sub(r"\1…", t)) for k, t in lines if not t.endswith(": none")]
 
 
+def offered(choices: Sequence[Choice]) -> tuple[list[str], str | None]:
+    """What the prompt lists, and the card of the melds hint. When every card may be
+    played with or without its melds, each card is listed once and the ``nomelds`` choice
+    is said once beside the list (as the chat's hand does), instead of a second copy of
+    every card; typing ``7C nomelds`` still works, the core reads it."""
+    typed = list(dict.fromkeys(c.shown or c.typed for c in choices))  # Coinche: ``90 ♥``
+    plain = [c.card for c in choices if c.card is not None and c.typed == c.card]
+    if not plain or any(f"{card} nomelds" not in typed for card in plain):
+        return typed, None
+    return [t for t in typed if not any(t == f"{card} nomelds" for card in plain)], plain[0]
+
+
+def own_seat(name: str, locale: str) -> str:
+    """The player's own seat: ``ana (you)``, but ``you`` alone for a player whose name is
+    already the word (the terminal's default name)."""
+    return name if name.casefold() == DEFAULT_NAME else _("tui-you", locale, name=name)
+
+
 class CardLine(Input):
     """The line the player types in. On an empty line ←/→ choose a card of the hand and
     Enter plays it; with text, they move the cursor as usual."""
@@ -101,6 +120,15 @@ class CardLine(Input):
             choose(step)
 
 
+class LogPane(RichLog):
+    """The log. A line written scrolls it to its end (RichLog's own ``auto_scroll``); so
+    does a change of its height, when the lines under the table (the deal's score, a
+    refusal) take rows from it or give them back: else its newest lines hide below."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+
 class TableTui(App[None]):
     """The table on screen (see the module's docstring)."""
 
@@ -119,7 +147,9 @@ class TableTui(App[None]):
     .seat.turn { background: $success 25%; }
     #trick { border: round $success; }
     #info, #last { content-align: left top; text-align: left; color: $text-muted; }
-    #prompt { height: auto; max-height: 3; padding: 0 1; }
+    #trick { padding: 0; }
+    #summary { height: auto; max-height: 2; padding: 0 1; }
+    #prompt { height: auto; max-height: 4; padding: 0 1; }
     #hand, #bids { height: 1; padding: 0 1; }
     #hand Button, #bids Button { margin: 0 1 0 0; min-width: 5; }
     #hand Button.selected, #bids Button.selected { text-style: bold reverse; }
@@ -163,6 +193,9 @@ class TableTui(App[None]):
         self._refresh_due = False
         self._rows: dict[str, tuple[Any, ...]] = {}
         self._commit: dict[str, list[tuple[str, str]]] = {}
+        # the last deal's result, on the table until the next deal's first card:
+        # (match "m1", the deal's number, the line)
+        self.summary: tuple[str, int, Text] | None = None
         self.gone = False
 
     # --- layout -----------------------------------------------------------------------
@@ -180,7 +213,8 @@ class TableTui(App[None]):
                 yield Static(id="deal", classes="cell")
                 yield Static(id="seat-south", classes="cell seat")
                 yield Static(id="tricks", classes="cell")
-            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+            yield LogPane(id="log", wrap=True, markup=False, min_width=20)
+        yield Static(id="summary")
         yield Static(id="prompt")
         yield HorizontalScroll(id="bids")
         yield HorizontalScroll(id="hand")
@@ -208,9 +242,8 @@ class TableTui(App[None]):
             self._changed(post.key, [(k, t) for k, t in lines if k == "away"], "yellow")
         elif what == "result":
             if post.key not in self._seen:
+                self._result(post.key, lines)
                 self._seen[post.key] = dict(lines)
-                for i, (_kind, text) in enumerate(lines):
-                    self.log_line(cards(text, "bold yellow" if i == 0 else ""))
         elif what == "announce":
             self._changed(post.key, lines, "bold magenta")
         elif what == "commit":
@@ -244,6 +277,28 @@ class TableTui(App[None]):
         seen.update(kinds)
         if ended and self.after_match is not None:
             self.after_match()
+
+    def _result(self, key: str, lines: list[tuple[str, str]]) -> None:
+        """A finished deal. Its post carries the deal's last trick (the table's post has
+        moved on to the next deal by then): that trick goes to the log first, then the
+        result, in the order they happened. The result and the score stay on the table
+        (``summary``) while the next deal's auction goes on; nothing waits for a key."""
+        tricks = {seen.get("trick-won") for seen in self._seen.values()}
+        for kind, text in lines:
+            if kind == "trick-won" and text not in tricks:
+                self.log_line(cards(text))
+        rest = [(kind, text) for kind, text in lines if kind != "trick-won"]
+        for i, (_kind, text) in enumerate(rest):
+            self.log_line(cards(text, "bold yellow" if i == 0 else ""))
+        _what, match, k = [*key.split(":"), "", ""][:3]
+        said = dict(rest)
+        head = rest[0][1] if rest else ""
+        summary = cards(head, "bold yellow")
+        if "result-scored" in said:
+            summary.append(" ")
+            summary.append(said["result-scored"], style="yellow")
+        if k.isdigit():
+            self.summary = (f"m{match}", int(k) + 1, summary)
 
     def _changed(self, key: str, lines: list[tuple[str, str]], style: str) -> None:
         seen = self._seen.setdefault(key, {})
@@ -343,6 +398,7 @@ class TableTui(App[None]):
     def draw(self) -> None:
         self.draw_status()
         self.draw_table()
+        self.draw_summary()
         self.draw_prompt()
         self.draw_hand()
 
@@ -392,7 +448,7 @@ class TableTui(App[None]):
         if v is None:
             return
         for s in v.seats:
-            name = _("tui-you", loc, name=s.name) if s.number == v.my_seat else s.name
+            name = own_seat(s.name, loc) if s.number == v.my_seat else s.name
             team = _("team-a" if s.team == "A" else "team-b", loc)
             text = Text(safe_line(name), style="bold")
             text.append("\n" + _("tui-seat", loc, seat=s.number, team=team), style="dim")
@@ -448,15 +504,31 @@ class TableTui(App[None]):
             shown = at.get(pos, "")
             return Text(f"{shown:^4}", style="bold red" if styles.get(pos) else "bold")
 
+        # each line is centred in the cell: ten columns wide, so that it fits the cell of
+        # an 80-column screen without breaking a card over two lines
         text = Text()
-        text.append_text(Text("     ").append_text(one("north")))
+        text.append_text(one("north"))
         text.append("\n")
         text.append_text(one("west"))
-        text.append("      ")
+        text.append("  ")
         text.append_text(one("east"))
         text.append("\n")
-        text.append_text(Text("     ").append_text(one("south")))
+        text.append_text(one("south"))
         return text
+
+    def draw_summary(self) -> None:
+        """The last deal's result and score, under the table, until the next deal's first
+        card is played (or another match is on): a moment to read it that never holds up
+        the table."""
+        v = self.view
+        if self.summary is not None and v is not None:
+            match, deal, _line = self.summary
+            played = v.phase == "play" and (bool(v.trick) or any(v.tricks_taken))
+            if v.match != match or (v.deal is not None and v.deal > deal and played):
+                self.summary = None
+        widget = self.query_one("#summary", Static)
+        widget.display = self.summary is not None
+        widget.update(self.summary[2] if self.summary is not None else Text(""))
 
     def draw_prompt(self) -> None:
         v = self.view
@@ -474,11 +546,17 @@ class TableTui(App[None]):
             text.append("» ", style="bold green")  # ▶ is for a turn only
             text.append(_("tui-new-match", self.locale), style="green")
         if v is not None and v.choices:
-            typed = ", ".join(dict.fromkeys(c.shown or c.typed for c in v.choices))
+            listed, melds_card = offered(v.choices)
             if text:
                 text.append("\n")
             text.append("▶ ", style="bold green")
-            text.append_text(cards(_("tui-you-may", self.locale, choices=typed), "green"))
+            text.append_text(
+                cards(_("tui-you-may", self.locale, choices=", ".join(listed)), "green")
+            )
+            if melds_card is not None:
+                hint = _("hand-melds-hint", self.locale, example=melds_card)
+                text.append("\n")
+                text.append_text(cards(hint, "dim"))
         prompt.update(text)
 
     def playable(self) -> list[tuple[str, str]]:

@@ -16,6 +16,7 @@ from discord import app_commands
 from adapters.discord import queries
 from adapters.discord.adapter import DiscordAdapter
 from adapters.discord.ids import channel_of, user_of
+from bot.community.registry import BY_NAME, SETTINGS
 from bot.platform import Choices
 from bot.play.table import LEVELS
 from engine import RULESETS
@@ -231,7 +232,72 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
     async def help_(interaction: discord.Interaction) -> None:
         await run(interaction, "/help")
 
+    register_settings_commands(tree, run)
     register_event_commands(tree, run)
+
+
+def register_settings_commands(tree: app_commands.CommandTree, run: Run) -> None:
+    """``/settings``: the server's own settings, rendered from their declarations
+    (``bot.community.registry``), so a new setting needs nothing here. Anyone may read
+    them; the core decides who may change them (Manage Server, or a role the server
+    named), so the command is not hidden behind ``default_permissions``."""
+    group = app_commands.Group(
+        name="settings", description="This server's settings for its tables", guild_only=True
+    )
+
+    async def names(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.lower().replace("-", "_")
+        found = [s.name for s in SETTINGS if typed in s.name][:25]
+        return [app_commands.Choice(name=n, value=n) for n in found]
+
+    async def values(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        name = str(getattr(interaction.namespace, "name", "") or "").lower().replace("-", "_")
+        found = BY_NAME.get(name)
+        if found is None:
+            return []
+        typed = current.lower()
+        picks = [c for c in found.choices() if typed in c.lower()][:25]
+        return [app_commands.Choice(name=c, value=c) for c in picks]
+
+    @group.command(name="show", description="Every setting here, with its default")
+    async def show(interaction: discord.Interaction) -> None:
+        await run(interaction, "/settings show")
+
+    @group.command(name="set", description="Change a setting (Manage Server or a named role)")
+    @app_commands.describe(
+        name="Which setting", value="Its new value", here="For this channel only"
+    )
+    @app_commands.autocomplete(name=names, value=values)
+    async def set_(
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 40],
+        value: app_commands.Range[str, 1, 200],
+        here: bool | None = None,
+    ) -> None:
+        await run(
+            interaction,
+            words("/settings set", name, "".join(value.split()), "here" if here else None),
+        )
+
+    @group.command(name="reset", description="Put a setting back to its default")
+    @app_commands.describe(name="Which setting", here="This channel's own value only")
+    @app_commands.autocomplete(name=names)
+    async def reset(
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 40],
+        here: bool | None = None,
+    ) -> None:
+        await run(interaction, words("/settings reset", name, "here" if here else None))
+
+    @group.command(name="log", description="Who changed which setting, and when")
+    async def log_(interaction: discord.Interaction) -> None:
+        await run(interaction, "/settings log")
+
+    tree.add_command(group)
 
 
 FORMAT_CHOICES = [

@@ -20,14 +20,19 @@ _NO_GUILD = "_"  # the "@me" of a channel outside any server
 
 
 def user_of(interaction: discord.Interaction) -> User:
-    """The acting user; Manage Server in this channel makes them an admin for the core."""
+    """The acting user, with the facts the core decides on: Manage Server in this channel
+    (the platform's admin right) and the ids of the roles they hold in the server (a
+    server may name roles whose members change its settings)."""
     person = interaction.user
     permissions = interaction.permissions
+    roles = getattr(person, "roles", None) or []
+    guild = interaction.guild_id
     return User(
         id=f"{PREFIX}{person.id}",
         name=person.display_name,
-        is_admin=bool(interaction.guild_id and permissions.manage_guild),
+        is_admin=bool(guild and permissions.manage_guild),
         locale=str(interaction.locale or "en-US"),
+        roles=tuple(str(r.id) for r in roles if r.id != guild),  # not @everyone
     )
 
 

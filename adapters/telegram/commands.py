@@ -39,6 +39,7 @@ GROUP_COMMANDS: tuple[str, ...] = (
     "back",
     "kick",
     "close",
+    "settings",
     "tournament",
     "ladder",
     "stats",

@@ -15,7 +15,6 @@ nothing about the game. It only knows where a reply may be shown on Telegram:
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -25,6 +24,7 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
+from bot.community.admins import AdminLists
 from bot.platform import Channel, Reply, User
 
 from . import ids
@@ -38,7 +38,7 @@ from .texts import text
 
 log = logging.getLogger(__name__)
 
-ADMIN_TTL = 600.0  # seconds a group's administrator list is trusted
+ADMIN_TTL = 300.0  # seconds a group's administrator list is trusted
 
 
 class Core(Protocol):
@@ -55,7 +55,7 @@ class Bridge:
         self.outbox = outbox
         self.memory = memory
         self.bot_username = bot_username
-        self._admins: dict[int, tuple[float, frozenset[int]]] = {}
+        self.admins = AdminLists(self._fetch_admins, ADMIN_TTL)
 
     @property
     def bot(self):
@@ -73,7 +73,8 @@ class Bridge:
         )
         if message is None or tg_user is None or chat is None or not message.text:
             return
-        if tg_user.is_bot:
+        as_group = message.sender_chat is not None and message.sender_chat.id == chat.id
+        if tg_user.is_bot and not as_group:
             return
         typed = core_text(message.text, self.bot_username)
         if typed is None:
@@ -87,12 +88,15 @@ class Bridge:
                 payload = typed.removeprefix("/start").strip()
                 await self._private_start(tg_user, chat, payload, shown)
                 return
-        user = await self._user(tg_user, chat)
         channel = ids.channel(self.memory.first_chat(chat.id), thread)
         if private:
             # "/play TD" typed next to a hand means: at that hand's table.
             origin = self.memory.latest_origin(chat.id)
             channel = Channel(origin) if origin else channel
+        if as_group:  # an anonymous admin writes as the group itself: an admin there
+            user = User(ids.user_id(chat.id), chat.title or str(chat.id), True, "en")
+        else:
+            user = await self._user(tg_user, channel)
         try:
             replies = await self.core.command(user, channel, typed)
         except Exception as exc:
@@ -126,7 +130,7 @@ class Bridge:
             # A hand's button: the core wants the channel of the table, not of this chat.
             origin = self.memory.origin(chat.id, message.message_id)
             channel = Channel(origin) if origin else channel
-        user = await self._user(tg_user, chat)
+        user = await self._user(tg_user, channel)
         try:
             if table := add_bot_table(query.data):  # the adapter's Add bot button
                 replies = await self.core.command(user, channel, f"/addbot {table}")
@@ -160,7 +164,7 @@ class Bridge:
         if link is not None and not shown:
             if not await self.outbox.reshow(tg_user.id, link.channel.id):
                 origin = link.channel
-                user = await self._user(tg_user, chat)
+                user = await self._user(tg_user, link.channel)
                 try:
                     replies = await self.core.command(user, link.channel, f"/hand {link.table}")
                 except Exception as exc:
@@ -286,30 +290,38 @@ class Bridge:
             locale=tg_user.language_code or "en",
         )
 
-    async def _user(self, tg_user: TgUser, chat: Chat) -> User:
+    async def _user(self, tg_user: TgUser, channel: Channel) -> User:
+        """The acting user in ``channel`` (a group's, or a private chat's): an admin when
+        the group's administrators include them (in a private chat, of the group whose
+        table or settings the message shows)."""
         name = tg_user.full_name or tg_user.username or str(tg_user.id)
         return User(
             id=ids.user_id(tg_user.id),
             name=name,
-            is_admin=await self._is_admin(chat, tg_user.id),
+            is_admin=await self._is_admin(channel, tg_user.id),
             locale=tg_user.language_code or "en",
         )
 
-    async def _is_admin(self, chat: Chat, user: int) -> bool:
-        """A group's creator or administrators (asked once per ten minutes per group)."""
-        if chat.type == ChatType.PRIVATE:
+    async def _is_admin(self, channel: Channel, user: int) -> bool:
+        """A group's creator or administrators (its list cached in ``self.admins``)."""
+        try:
+            chat_id, _thread = ids.chat_of(channel)
+        except ValueError:
             return False
-        now = time.monotonic()
-        cached = self._admins.get(chat.id)
-        if cached is None or now - cached[0] > ADMIN_TTL:
-            try:
-                members = await self.bot.get_chat_administrators(chat.id)
-            except TelegramError as exc:
-                log.info("administrators of %s unknown: %s", chat.id, describe(exc))
-                members = ()
-            cached = (now, frozenset(m.user.id for m in members))
-            self._admins[chat.id] = cached
-        return user in cached[1]
+        if chat_id > 0:  # a private chat: nobody administers it
+            return False
+        return await self.admins.is_admin(chat_id, user)
+
+    async def _fetch_admins(self, chat_id: int) -> frozenset[int]:
+        members = await self.bot.get_chat_administrators(chat_id)
+        return frozenset(m.user.id for m in members)
+
+    async def on_chat_member(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A member's status changed in a group (promoted, demoted, left): its list of
+        administrators is asked again at the next input."""
+        changed = update.chat_member
+        if changed is not None:
+            self.admins.forget(changed.chat.id)
 
 
 def _mention(tg_user: TgUser) -> str:

@@ -17,7 +17,13 @@ from typing import Any
 from aiohttp import web
 from telegram import Update
 from telegram.constants import UpdateType
-from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    MessageHandler,
+    filters,
+)
 
 from adapters.cli.signals import stop_on_signals
 from bot.ops import metrics, redact
@@ -37,7 +43,7 @@ log = logging.getLogger(__name__)
 AppFactory = Callable[[Platform], Awaitable[Any]]  # returns a BeloteApp, not started
 CONCURRENT_UPDATES = 8
 FLUSH_TIMEOUT = 10.0  # seconds to show what is queued when stopping
-ALLOWED_UPDATES = [UpdateType.MESSAGE, UpdateType.CALLBACK_QUERY]
+ALLOWED_UPDATES = [UpdateType.MESSAGE, UpdateType.CALLBACK_QUERY, UpdateType.CHAT_MEMBER]
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,7 @@ class TelegramAdapter:
         ptb.add_handler(MessageHandler(filters.COMMAND, bridge.on_command))
         ptb.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, bridge.on_migrate))
         ptb.add_handler(CallbackQueryHandler(bridge.on_press))
+        ptb.add_handler(ChatMemberHandler(bridge.on_chat_member, ChatMemberHandler.CHAT_MEMBER))
         ptb.add_error_handler(self._on_error)
 
         known = core_commands(core)

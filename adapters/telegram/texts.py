@@ -49,6 +49,7 @@ ENGLISH: dict[str, str] = {
     "telegram-cmd-back": "Take your seat back",
     "telegram-cmd-kick": "Remove a seat's player: /kick SEAT",
     "telegram-cmd-close": "Close the table",
+    "telegram-cmd-settings": "This group's settings (admins change them)",
     "telegram-cmd-tournament": "Tournaments: /tournament create|join|start|standings",
     "telegram-cmd-ladder": "The ladder: /ladder create|join|withdraw|info|standings",
     "telegram-cmd-stats": "Your rating and results",

@@ -61,6 +61,8 @@ class CommandRouter:
         self._default_ruleset = default_ruleset
         self._tournament_command = tournament_command
         self._tournament_press = tournament_press
+        #: button payloads by prefix (``st:`` the settings'), answered by their own room
+        self._presses: dict[str, TournamentPress] = {}
         self._handlers: dict[str, Handler] = {
             "table-create": lobby.create,
             "table-list": lobby.list_tables,
@@ -101,6 +103,10 @@ class CommandRouter:
         a command of one's own, or another answer to one of these."""
         self._handlers[name] = handler
 
+    def handle_press(self, prefix: str, handler: TournamentPress) -> None:
+        """Answer the buttons whose payload starts with ``prefix`` with ``handler``."""
+        self._presses[prefix] = handler
+
     async def command(self, ctx: Ctx, text: str) -> list[Reply]:
         if len(text) > parse.MAX_TEXT:
             raise Refused("err-too-long", limit=parse.MAX_TEXT)
@@ -129,6 +135,9 @@ class CommandRouter:
             if self._tournament_press is None:
                 raise Refused("err-stale-button")
             return await self._tournament_press(ctx, action)
+        for prefix, handler in self._presses.items():
+            if action.startswith(prefix) and len(action) <= parse.MAX_PAYLOAD:
+                return await handler(ctx, action)
         p = parse.press(action)
         t = self._registry.in_channel_by_id(p.table, ctx.channel)
         ctx.table = t
@@ -216,6 +225,9 @@ class CommandRouter:
                 run = MatchRun.replay(entries, t.id) if entries else None
             if run is None or run.match is None:
                 raise Refused("err-no-score")
+            watching = t.seat_of(ctx.user.id) is None and not ctx.user.is_admin
+            if watching and not t.settings.spectators and not run.over:
+                raise Refused("err-settings-spectators", table=t.tid)
             a, b = run.match.scores
         key = "score-final" if run.over else "score-reply"
         return [Reply(_(key, ctx.locale, table=t.tid, match=f"m{run.id}", a=a, b=b))]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bot.commands import parse
 from bot.commands.inputs import Ctx
+from bot.community.service import CommunitySettings
 from bot.ops.clock import Clock
 from bot.platform import Reply
 from bot.play.ceremony import Ceremony
@@ -71,6 +72,7 @@ class Lobby:
         results: MatchResults,
         clock: Clock,
         defaults: NewTables,
+        community: CommunitySettings,
     ) -> None:
         self._registry = registry
         self._journal = journal
@@ -82,6 +84,7 @@ class Lobby:
         self._results = results
         self._clock = clock
         self._defaults = defaults
+        self._community = community
 
     async def _show_table(self, t: Table, ctx: Ctx) -> None:
         await self._dispatch.send([await self._presenter.table(t)], ctx)
@@ -91,39 +94,58 @@ class Lobby:
             raise Refused("err-host-only", table=t.tid)
 
     async def create(self, ctx: Ctx) -> list[Reply]:
+        """A new table with the community's settings as they are now (read from the
+        database, so a change made a moment ago in any process counts); its host may
+        change its rules within what the community allows."""
         s = self._defaults
+        here = await self._community.values(ctx.channel)
+        if not here["tables"]:
+            raise Refused("err-settings-no-tables")
         settings = TableSettings(
-            ruleset=s.ruleset,
-            timer=s.timer,
+            ruleset=here["ruleset"],
+            target=here["target"],
+            timer=here["timer"],
             seed_window=s.seed_window,
-            ai_level=s.ai_level,
+            ai_level=here.level(s.ai_level),
+            spectators=here["spectators"],
         )
+        chosen: dict[str, bool] = {}
         args = list(ctx.args)
+        own_rules = False
         while args:
             word = args.pop(0)
             a = word.lower()
             if a in RULESETS:
                 settings.ruleset = a
+                own_rules = True
             elif a == "--rated":
                 settings.rated = True
             elif a.startswith("--") and a[2:].replace("-", "_") in OPTION_NAMES:
-                settings.options[a[2:].replace("-", "_")] = True
+                chosen[a[2:].replace("-", "_")] = True
+                own_rules = True
             elif a in ("--target", "--timer", "--window", "--ai"):
                 if not args:
                     raise Refused("err-option-value", option=a)
                 value = args.pop(0)
                 if a == "--ai":
                     settings.ai_level = parse.level(value)
+                    if settings.ai_level not in here["levels"]:
+                        raise Refused("err-settings-level", levels=", ".join(here["levels"]))
                 elif a == "--target":
                     settings.target = parse.target(value)
+                    own_rules = True
                 elif a == "--timer":
                     settings.timer = parse.table_timer(value)
+                    own_rules = True
                 else:
                     settings.seed_window = parse.seed_window(value)
             else:
                 raise Refused("err-create-arg", arg=parse.echo(word), rulesets=", ".join(RULESETS))
+        if own_rules and not here["host_rules"]:
+            raise Refused("err-settings-host-rules")
+        settings.options = {**here.options_for(settings.ruleset), **chosen}
         _check_options(settings)
-        if await self._live_tables(ctx.channel.id) >= s.max_per_channel:
+        if await self._live_tables(ctx.channel.id) >= here["max_tables"]:
             raise Refused("err-too-many-tables")
         now = self._clock.now()
         seat = Seat("human", ctx.user.name, ctx.user.id, locale=ctx.user.locale)
@@ -231,13 +253,16 @@ class Lobby:
             self._registry.forget(t)
 
     async def addbot(self, ctx: Ctx) -> list[Reply]:
-        level = self._defaults.ai_level
+        allowed = (await self._community.values(ctx.channel, fresh=False))["levels"]
+        level = self._defaults.ai_level if self._defaults.ai_level in allowed else allowed[0]
         rest = []
         for a in ctx.args:
             if parse.is_table_ref(a) or parse.is_number(a):
                 rest.append(a)
             else:
                 level = parse.level(a)
+                if level not in allowed:
+                    raise Refused("err-settings-level", levels=", ".join(allowed))
         ctx.args = rest
         t = self._registry.pick(ctx, seated=False)
         async with self._registry.lock(t):

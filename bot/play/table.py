@@ -66,6 +66,8 @@ class TableSettings:
     rated: bool = False
     ai_level: str = "normal"  # who plays a turn that timed out, and for an away player
     options: dict[str, bool] = field(default_factory=dict)  # TableRules' options set
+    # the table's picture and moves shown in its channel (False: to the seated only)
+    spectators: bool = True
 
     @property
     def rules(self) -> TableRules:

@@ -8,6 +8,7 @@ holds of the lock, so the players' commands at its table are answered meanwhile.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -17,7 +18,7 @@ from bot.commands.inputs import Ctx
 from bot.ops import metrics
 from bot.platform import Reply
 from bot.play.ceremony import Ceremony
-from bot.play.entries import ActionTaken, BeloteIntent, By, CameBack
+from bot.play.entries import ActionTaken, BeloteIntent, By, CameBack, Entry
 from bot.play.journal import Journal
 from bot.play.registry import TableRegistry
 from bot.play.stats import Stats
@@ -32,6 +33,9 @@ from bot.store import TableDeadline
 from engine import Action, EngineError, Event, IllegalAction
 
 log = logging.getLogger(__name__)
+
+#: Seconds a player's move may wait for the database before they are told it is kept.
+BUSY_NOTICE = 3.0
 
 #: How a bot decides: (its view of the match, its level, a seed) -> the action.
 Think = Callable[[Any, str, int], Awaitable[Action]]
@@ -259,13 +263,26 @@ class Turns:
     ) -> None:
         """Commit one action, then show it; the caller holds the table's lock."""
         t0 = time.perf_counter()
-        events = await self._journal.record(t, [ActionTaken(seat, action.text, by)])
+        events = await self._record_telling(t, [ActionTaken(seat, action.text, by)], ctx)
         await self.changed(t, events, seat, ctx)
         self._stats.actions_applied += 1
         took = time.perf_counter() - t0
         metrics.action(t.channel, t.settings.ruleset, str(by), took)
         if self._stats.record:
             self._stats.latencies.append(took)
+
+    async def _record_telling(self, t: Table, entries: list[Entry], ctx: Ctx | None) -> list[Event]:
+        """Commit ``entries``; a player whose move waits longer than :data:`BUSY_NOTICE`
+        for the database (another program holds its lock: the store tries again until it
+        goes) is told at once that the table is busy and the move is kept. Their usual
+        answer follows once it is stored."""
+        record = asyncio.ensure_future(self._journal.record(t, entries))
+        if ctx is None:
+            return await record
+        done, _ = await asyncio.wait({record}, timeout=BUSY_NOTICE)
+        if not done:
+            await self._dispatch.send([self._presenter.busy_notice(t, ctx.user.id, ctx.locale)])
+        return await record
 
     async def changed(
         self, t: Table, events: list[Event], actor: int | None = None, ctx: Ctx | None = None

@@ -290,13 +290,13 @@ def _check_table(t: Transcript, report: VerifyReport) -> bool:
         why = f"The target {t.target} is not a positive number of points."
     else:
         try:
-            table_rules(t)
+            rules = table_rules(t)
         except EngineError as exc:
             why = str(exc)
     if why:
         report.add("table", FAIL, why + " Nothing else is checked.")
         return False
-    options = "".join(f", {name}" for name in t.options)
+    options = "".join(f", {name}" for name in rules.options)
     report.add(
         "table",
         OK,
@@ -306,8 +306,10 @@ def _check_table(t: Transcript, report: VerifyReport) -> bool:
 
 
 def table_rules(t: Transcript) -> TableRules:
-    """The rules the transcript names (raises EngineError, saying why, if it names none)."""
-    return TableRules.from_dict({"ruleset": t.ruleset, "target": None, "options": t.options})
+    """The rules the transcript names: its ruleset, target and options (raises EngineError,
+    saying why, for an unknown option, one its ruleset does not know, or a target out of
+    the range a table may set: the replay could not be the engine's)."""
+    return TableRules.from_dict({"ruleset": t.ruleset, "target": t.target, "options": t.options})
 
 
 def _inputs(t: Transcript, report: VerifyReport) -> DeckInputs | None:
@@ -373,24 +375,24 @@ def _check_deck(report: VerifyReport, i: int, told: tuple[str, ...], k: int, mad
     )
 
 
-def _first_packets(rec: Any) -> list[list[int]]:
-    """The five cards each seat holds before the auction ends (3 then 2, from the seat
-    after the dealer)."""
+def _first_packets(rec: Any, packets: tuple[int, ...]) -> list[list[int]]:
+    """The cards each seat holds before the auction ends: the ruleset's packets, from the
+    seat after the dealer (3 then 2: five cards; coinche's 3, 2, 3: all eight)."""
     hands: list[list[int]] = [[], [], [], []]
     pos = 0
-    for packet in (3, 2):
+    for packet in packets:
         for j in range(1, 5):
             hands[(rec.dealer + j) % 4] += rec.deck[pos : pos + packet]
             pos += packet
     return hands
 
 
-def _hands_problem(rec: Any, deal: Any) -> str | None:
+def _hands_problem(rec: Any, deal: Any, packets: tuple[int, ...]) -> str | None:
     told = [sorted(h) for h in deal.hands]
     if rec.hands:
         dealt = [sorted(card_text(c) for c in h) for h in rec.hands]
     else:  # the auction never ended (an action was refused): the first packets only
-        dealt = [sorted(card_text(c) for c in h) for h in _first_packets(rec)]
+        dealt = [sorted(card_text(c) for c in h) for h in _first_packets(rec, packets)]
         told = [
             sorted(c for c in h if c in dealt[s]) if s < len(dealt) else sorted(h)
             for s, h in enumerate(deal.hands)
@@ -521,7 +523,7 @@ def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
             continue
         refused = _play_actions(match, i, deal)
         rec = match.deals[i]
-        problem = _hands_problem(rec, deal)
+        problem = _hands_problem(rec, deal, match.rules.packets)
         report.add(
             f"deal {n}: hands",
             FAIL if problem else OK,
@@ -554,8 +556,9 @@ def _replay(t: Transcript, inputs: DeckInputs, report: VerifyReport) -> None:
             continue
         what = (
             "everybody passed: thrown in"
-            if contract is None
-            else f"{len(deal.actions)} actions, every bid and card legal"
+            if rec.contract is None
+            else f"contract {rec.contract.text}, taken by {_seat(rec.contract.taker)}; "
+            f"{len(deal.actions)} actions, every bid and card legal"
         )
         report.add(f"deal {n}: play", OK, f"As the rules allow: {what}.", n)
         score = deal_score(rec.result)

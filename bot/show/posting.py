@@ -402,6 +402,13 @@ class Presenter:
             t, f"notice:{t.id}:{s.user_id}", _(key, s.locale, action=action), to_user=s.user_id
         )
 
+    def busy_notice(self, t: Table, user_id: str, locale: str) -> Post:
+        """Told to a player whose move waits for the database (another program holds its
+        lock): the move is kept, its usual answer comes once it is stored."""
+        return self.post(
+            t, f"notice:{t.id}:{user_id}", _("notice-table-busy", locale), to_user=user_id
+        )
+
     def reveal(self, t: Table) -> Post:
         """The server seed, shown once the match is over (public from this post on)."""
         run = t.run

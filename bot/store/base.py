@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import concurrent.futures
 import json
 import logging
 import sqlite3
@@ -37,10 +38,30 @@ import aiosqlite
 
 from bot.ops import metrics
 from bot.store.availability import Availability
+from bot.store.community import (
+    LOG_LIMIT,
+    SETTINGS_MIGRATION,
+    SettingChange,
+    SettingsWrite,
+    StoredSetting,
+)
 from bot.store.lock import DatabaseLock
 from bot.store.records import LogEntry, MatchRow, TableDeadline, TableRow, Write
 
 log = logging.getLogger(__name__)
+
+#: Seconds one SQLite statement waits inside SQLite for another connection's lock
+#: (``PRAGMA busy_timeout``) before it fails with "database is locked".
+BUSY_TIMEOUT = 5.0
+#: Seconds a write keeps trying while another program holds the database's write lock
+#: (a backup script, the ``sqlite3`` shell); after that it fails as
+#: :class:`StoreUnavailable` and nothing of it is written.
+BUSY_WAIT = 60.0
+#: Seconds one try of a write waits inside SQLite for the lock: short, so the bot's
+#: connection is free for its reads between two tries.
+LOCK_TRY = 0.2
+#: Seconds between two tries, on the event loop.
+LOCK_PAUSE = 0.05
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: tables, matches, the append-only log, deadlines
@@ -105,6 +126,8 @@ MIGRATIONS: tuple[str, ...] = (
         at REAL NOT NULL
     );
     """,
+    # 4: each community's settings and the log of their changes (bot/store/community.py)
+    SETTINGS_MIGRATION,
 )
 
 
@@ -144,6 +167,50 @@ class SchemaTooNew(StoreError):
 class StoreUnavailable(RuntimeError):
     """The database could not be reached (after retries): nothing of the write was
     committed. Every write waiting with it fails at once, not one by one."""
+
+
+class LockWait:
+    """One write's wait for a lock another program holds: said in the log once when it
+    starts and once when it ends, and given up, whole, after ``limit`` seconds.
+
+    The SQLite and PostgreSQL stores and the tournaments' connection wait alike: each
+    failed try calls :meth:`pause`, the try that goes through calls :meth:`over`."""
+
+    def __init__(self, limit: float, holder: str, availability: Availability | None = None):
+        self.limit = limit
+        self.holder = holder  # "database locked by another program", ...
+        self.availability = availability
+        self.first: float | None = None
+
+    async def pause(self, exc: BaseException) -> None:
+        """After a try that found the lock taken: wait a moment, or fail the write as
+        :class:`StoreUnavailable` once the wait has lasted ``limit`` seconds."""
+        now = time.monotonic()
+        if self.first is None:
+            self.first = now
+            log.warning("%s: writes wait (up to %.0f s)", self.holder, self.limit)
+        if now - self.first >= self.limit:
+            if self.availability is not None:
+                self.availability.failed(exc)
+            raise StoreUnavailable(f"{self.holder} for {now - self.first:.0f} s") from exc
+        await asyncio.sleep(LOCK_PAUSE)
+
+    def over(self) -> None:
+        """The write went through: say so if it had to wait."""
+        if self.first is None:
+            return
+        log.warning("lock released: writes go on after %.1f s", time.monotonic() - self.first)
+        if self.availability is not None:
+            self.availability.ok()
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Is ``exc`` SQLite's "database is locked" (another connection holds the lock)? Such
+    a write was not applied and may be tried again."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(exc, sqlite3.OperationalError) and code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)
 
 
 Serves = Callable[[str], bool]  # does this process serve that channel (its shards)?
@@ -231,6 +298,11 @@ class Store(abc.ABC):
         """Commit a tiny write within ``timeout`` (readiness), or raise."""
         raise NotImplementedError
 
+    async def probe_read(self, timeout: float) -> None:
+        """Read the database within ``timeout`` (readiness), or raise; never on a queue
+        that a blocked commit holds up."""
+        await self.match(0)  # row 0 never exists
+
     async def last_moves(self) -> dict[int, float]:
         """Each open table's last move (its match log's newest entry), for ``admin
         tables``' idle column; a table with no move yet is left out."""
@@ -267,6 +339,20 @@ class Store(abc.ABC):
 
     async def release_leases(self) -> None:  # noqa: B027 (one process: nothing to give up)
         """Give this process's tables up at once (a clean stop), for another to take."""
+
+    # --- each community's settings (bot/store/community.py) ---------------------------
+
+    async def community_settings(self, scopes: list[str]) -> list[StoredSetting]:
+        """What these scopes (a group, one of its channels) have set."""
+        raise NotImplementedError
+
+    async def change_community_settings(self, w: SettingsWrite) -> list[SettingChange]:
+        """Apply ``w`` and log it, in one transaction; returns the changes as logged."""
+        raise NotImplementedError
+
+    async def community_log(self, grp: str, limit: int = LOG_LIMIT) -> list[SettingChange]:
+        """The latest changes in a group and its channels, newest first."""
+        raise NotImplementedError
 
     # --- writing ---------------------------------------------------------------------
 
@@ -323,22 +409,38 @@ class SQLiteStore(Store):
         super().__init__(path)
         self._conn = conn
         self._lock: DatabaseLock | None = None
+        self.busy_timeout = BUSY_TIMEOUT
+        self.busy_wait = BUSY_WAIT
+        # readiness: connections and threads of their own, never the bot's queue
         self._probe: sqlite3.Connection | None = None
         self._probe_mutex = threading.Lock()
+        self._reader: sqlite3.Connection | None = None
+        self._reader_mutex = threading.Lock()
+        self._health_pool: concurrent.futures.ThreadPoolExecutor | None = None
 
     @classmethod
     async def connect(
-        cls, path: str | Path, *, read_only: bool = False, exclusive: bool = False
+        cls,
+        path: str | Path,
+        *,
+        read_only: bool = False,
+        exclusive: bool = False,
+        busy_timeout: float = BUSY_TIMEOUT,
+        busy_wait: float = BUSY_WAIT,
     ) -> SQLiteStore:
         """Open (and migrate) the database. ``exclusive``: hold its lock file for as long as
         the store is open (``belote run``: one writer per database; :class:`DatabaseInUse`
         when another process holds it). ``read_only``: open it ``mode=ro``, as export,
         verify and ``admin tables`` do: nothing is written, not even the journal mode.
         Whatever fails, nothing is left open (aiosqlite's thread would keep the process
-        alive)."""
+        alive). ``busy_timeout``: how long one statement waits for another connection's
+        lock inside SQLite; ``busy_wait``: how long a write keeps trying while another
+        program holds the write lock (see :meth:`_write_in_thread`)."""
         path = str(path)
         if read_only:
-            return await cls._connect_read_only(path)
+            store = await cls._connect_read_only(path, busy_timeout)
+            store.busy_timeout, store.busy_wait = busy_timeout, busy_wait
+            return store
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         lock = DatabaseLock(path) if exclusive and path != ":memory:" else None
@@ -350,8 +452,9 @@ class SQLiteStore(Store):
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=FULL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
+            await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
             store = cls(conn, path)
+            store.busy_timeout, store.busy_wait = busy_timeout, busy_wait
             store._lock = lock
             await store.migrate()
             return store
@@ -370,12 +473,12 @@ class SQLiteStore(Store):
             raise
 
     @classmethod
-    async def _connect_read_only(cls, path: str) -> SQLiteStore:
+    async def _connect_read_only(cls, path: str, busy_timeout: float) -> SQLiteStore:
         uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
         conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
         try:
             await conn.execute("PRAGMA query_only=1")
-            await conn.execute("PRAGMA busy_timeout=5000")
+            await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
             async with conn.execute("PRAGMA user_version") as cur:
                 row = await cur.fetchone()
             version = row[0] if row is not None else 0
@@ -419,29 +522,73 @@ class SQLiteStore(Store):
         return version
 
     async def close(self) -> None:
-        """Flush, close the connection (and the probe's), drop the lock: every time, even
+        """Flush, close the connection (and the probes'), drop the lock: every time, even
         when the flush fails."""
         try:
             await self.flush()
         finally:
             try:
                 await self._conn.close()
-                if self._probe is not None:
-                    await asyncio.to_thread(self._probe.close)
-                    self._probe = None
+                await asyncio.to_thread(self._close_probes)
             finally:
                 if self._lock is not None:
                     self._lock.release()
                     self._lock = None
 
-    # --- readiness: a real write, within a bound, on a connection of its own ----------
+    def _close_probes(self) -> None:
+        """The readiness connections (each under its mutex: a probe may be under way) and
+        their threads. A probe stuck on a dead disk is not waited for."""
+        for mutex, name in ((self._probe_mutex, "_probe"), (self._reader_mutex, "_reader")):
+            if mutex.acquire(timeout=self.busy_timeout):
+                try:
+                    conn = getattr(self, name)
+                    setattr(self, name, None)
+                    if conn is not None:
+                        conn.close()
+                finally:
+                    mutex.release()
+        pool, self._health_pool = self._health_pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    # --- readiness: a read and a real write, each on a connection of its own ---------
+
+    def _in_health_thread(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """Run ``fn`` on the probes' own threads: never behind the bot's connection (a
+        commit waiting for a lock), nor behind pictures or the AI in the default pool."""
+        if self._health_pool is None:
+            self._health_pool = concurrent.futures.ThreadPoolExecutor(
+                max_workers=2, thread_name_prefix="belote-health"
+            )
+        return asyncio.get_running_loop().run_in_executor(self._health_pool, fn, *args)
+
+    async def probe_read(self, timeout: float) -> None:
+        """Read the database on a connection of its own (WAL: a reader never waits for a
+        writer, another program's included), after checking that the bot's own
+        connection is open, without queueing on it (a commit may be waiting there)."""
+        conn = self._conn
+        if conn._connection is None or not conn._thread.is_alive():
+            raise StoreError("the bot's own connection to the database is closed")
+        if self.path == ":memory:":  # nothing else can open it: the bot's own connection
+            await self.match(0)
+            return
+        await self._in_health_thread(self._read_sync, timeout)
+
+    def _read_sync(self, timeout: float) -> None:
+        with self._reader_mutex:
+            if self._reader is None:
+                uri = f"file:{quote(str(Path(self.path).resolve()))}?mode=ro"
+                self._reader = sqlite3.connect(
+                    uri, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False
+                )
+            self._reader.execute("SELECT id FROM matches WHERE id = 0").fetchall()
 
     async def probe_write(self, timeout: float) -> None:
         """Rewrite the probe's row and commit it, on a connection of its own (so a probe
         never waits behind the bot's queue), waiting at most ``timeout`` for a lock."""
         if self.read_only:
             raise StoreError("opened read-only")
-        await asyncio.to_thread(self._probe_sync, timeout)
+        await self._in_health_thread(self._probe_sync, timeout)
 
     def _probe_sync(self, timeout: float) -> None:
         with self._probe_mutex:
@@ -478,15 +625,22 @@ class SQLiteStore(Store):
         return await self._next_id("matches")
 
     async def _next_id(self, name: str) -> int:
-        return await self._in_thread(self._next_id_sync, name)
+        return int(await self._write_in_thread(self._next_id_sync, name))
 
     def _next_id_sync(self, name: str) -> int:
         c = self._conn._conn
-        cur = c.execute(
-            "UPDATE id_counters SET last = last + 1 WHERE name = ? RETURNING last", (name,)
-        )
-        (n,) = cur.fetchone()
-        cur.close()
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            cur = c.execute(
+                "UPDATE id_counters SET last = last + 1 WHERE name = ? RETURNING last", (name,)
+            )
+            (n,) = cur.fetchone()
+            cur.close()
+            c.execute("COMMIT")
+        except BaseException:
+            if c.in_transaction:
+                c.execute("ROLLBACK")
+            raise
         return int(n)
 
     # --- writing ---------------------------------------------------------------------
@@ -495,10 +649,41 @@ class SQLiteStore(Store):
     async def _commit(self, w: Write) -> None:
         """One transaction for ``w``, run in one trip to aiosqlite's thread (so a busy event
         loop does not stretch a commit over many hops)."""
-        await self._in_thread(self._commit_sync, w)
+        await self._write_in_thread(self._commit_sync, w)
 
     async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self._conn._execute(fn, *args)
+
+    async def _write_in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run the write ``fn`` (one transaction that starts with ``BEGIN IMMEDIATE``) on
+        the bot's connection; while another program holds the write lock, try again.
+
+        Each try waits at most :data:`LOCK_TRY` inside SQLite, then gives the connection
+        back (the bot's reads run between two tries) and pauses on the event loop. A try
+        that found the lock taken wrote nothing, and ``fn``'s arguments still hold the
+        whole write: trying again neither loses nor doubles any of it. After
+        ``busy_wait`` seconds the write fails as :class:`StoreUnavailable`, at once for
+        every write waiting with it."""
+        wait = LockWait(self.busy_wait, "database locked by another program", self.availability)
+        while True:
+            try:
+                result = await self._in_thread(self._one_try, fn, *args)
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc):
+                    raise
+                await wait.pause(exc)
+                continue
+            wait.over()
+            return result
+
+    def _one_try(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn`` with SQLite's lock wait cut to one short try (aiosqlite's thread)."""
+        c = self._conn._conn
+        c.execute(f"PRAGMA busy_timeout={int(min(LOCK_TRY, self.busy_timeout) * 1000)}")
+        try:
+            return fn(*args)
+        finally:
+            c.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
 
     def _commit_sync(self, w: Write) -> None:
         c = self._conn._conn  # the sqlite3 connection, used only from aiosqlite's thread
@@ -513,6 +698,64 @@ class SQLiteStore(Store):
             if c.in_transaction:
                 c.execute("ROLLBACK")
             raise
+
+    # --- each community's settings --------------------------------------------------
+
+    async def community_settings(self, scopes: list[str]) -> list[StoredSetting]:
+        marks = ", ".join("?" * len(scopes))
+        async with self._conn.execute(
+            f"SELECT scope, key, value FROM community_settings WHERE scope IN ({marks})",
+            scopes,
+        ) as cur:
+            return [StoredSetting(r[0], r[1], r[2]) for r in await cur.fetchall()]
+
+    async def change_community_settings(self, w: SettingsWrite) -> list[SettingChange]:
+        """One ``BEGIN IMMEDIATE`` transaction (writers queue for it, none is lost), run
+        in one trip to aiosqlite's thread like every commit here."""
+        return list(await self._in_thread(self._change_settings_sync, w))
+
+    def _change_settings_sync(self, w: SettingsWrite) -> list[SettingChange]:
+        c = self._conn._conn
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            done = []
+            for key, new in w.changes:
+                row = c.execute(
+                    "SELECT value FROM community_settings WHERE scope = ? AND key = ?",
+                    (w.scope, key),
+                ).fetchone()
+                old = row[0] if row is not None else None
+                if new is None:
+                    c.execute(
+                        "DELETE FROM community_settings WHERE scope = ? AND key = ?",
+                        (w.scope, key),
+                    )
+                else:
+                    c.execute(
+                        "INSERT INTO community_settings VALUES (?, ?, ?, ?, ?, ?)"
+                        " ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value,"
+                        " updated_at = excluded.updated_at, updated_by = excluded.updated_by",
+                        (w.grp, w.scope, key, new, w.at, w.by_user),
+                    )
+                c.execute(
+                    "INSERT INTO community_settings_log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (w.grp, w.scope, key, old, new, w.by_user, w.by_name, w.at),
+                )
+                done.append(SettingChange(w.scope, key, old, new, w.by_user, w.by_name, w.at))
+            c.execute("COMMIT")
+            return done
+        except BaseException:
+            if c.in_transaction:
+                c.execute("ROLLBACK")
+            raise
+
+    async def community_log(self, grp: str, limit: int = LOG_LIMIT) -> list[SettingChange]:
+        async with self._conn.execute(
+            "SELECT scope, key, old, new, by_user, by_name, at FROM community_settings_log"
+            " WHERE grp = ? ORDER BY at DESC, rowid DESC LIMIT ?",
+            (grp, min(limit, LOG_LIMIT)),
+        ) as cur:
+            return [SettingChange(*r) for r in await cur.fetchall()]
 
     # --- reading ---------------------------------------------------------------------
 

@@ -15,16 +15,21 @@ async def open_store(
     PostgreSQL (``options``: ``owner``, ``lease_seconds``), anything else is a SQLite file
     (``:memory:`` for a throwaway one). ``read_only``: never written (export, admin
     tables); ``exclusive``: SQLite's one-writer lock is held while it is open (PostgreSQL
-    has its table leases instead). :class:`StoreError` says in one line why it cannot
-    be opened."""
+    has its table leases instead). ``busy_wait`` (both engines): how long a write waits
+    for a lock another program holds; ``busy_timeout`` (SQLite): how long one statement
+    waits inside SQLite. :class:`StoreError` says in one line why it cannot be opened."""
     target = str(target)
     store: Store
+    busy_timeout = options.pop("busy_timeout", None)
     if is_postgres(target):
         from bot.store.postgres import PostgresStore
 
         store = await PostgresStore.connect(target, read_only=read_only, **options)
     else:
-        store = await SQLiteStore.connect(target, read_only=read_only, exclusive=exclusive)
+        waits = {"busy_wait": options["busy_wait"]} if "busy_wait" in options else {}
+        if busy_timeout is not None:
+            waits["busy_timeout"] = busy_timeout
+        store = await SQLiteStore.connect(target, read_only=read_only, exclusive=exclusive, **waits)
     if not read_only:
         metrics.database_up(True)  # it took its migrations: up until a write fails
     return store

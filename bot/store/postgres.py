@@ -43,7 +43,9 @@ import asyncpg
 from bot.ops import metrics
 from bot.store.availability import is_outage
 from bot.store.base import (
+    BUSY_WAIT,
     LAST_MOVES_SQL,
+    LockWait,
     NotOurs,
     SchemaTooNew,
     Serves,
@@ -52,6 +54,13 @@ from bot.store.base import (
     StoreUnavailable,
     latest_match_sql,
     write_statements,
+)
+from bot.store.community import (
+    LOG_LIMIT,
+    SETTINGS_MIGRATION,
+    SettingChange,
+    SettingsWrite,
+    StoredSetting,
 )
 from bot.store.records import LeaseLost, LogEntry, MatchRow, TableDeadline, TableRow, Write
 from bot.store.sql import dollar
@@ -143,6 +152,8 @@ MIGRATIONS: tuple[str, ...] = (
         at DOUBLE PRECISION NOT NULL
     );
     """,
+    # 4: each community's settings and the log of their changes (bot/store/community.py)
+    SETTINGS_MIGRATION,
 )
 
 #: Seconds to reach the server at start: an unreachable one is said at once, not in 60 s.
@@ -187,6 +198,7 @@ class PostgresStore(Store):
         self.owner = owner
         self.lease_seconds = lease_seconds
         self._renewer: asyncpg.Connection | None = None  # the renewal's own connection
+        self.busy_wait = BUSY_WAIT  # seconds a commit waits for another session's lock
         hold = os.environ.get(HOLD_COMMIT_ENV)
         self._hold = Path(hold) if hold else None
 
@@ -199,6 +211,7 @@ class PostgresStore(Store):
         lease_seconds: float = LEASE_SECONDS,
         pool_size: int = 4,
         read_only: bool = False,
+        busy_wait: float = BUSY_WAIT,
     ) -> PostgresStore:
         """Connect and migrate (``read_only``: every transaction read-only, no migration,
         only the schema's version checked). :class:`StoreError` in one line when the
@@ -234,6 +247,7 @@ class PostgresStore(Store):
             raise StoreError(f"PostgreSQL at {where} cannot be reached: {reason}") from None
         store = cls(pool, url, owner, lease_seconds)
         store.read_only = read_only
+        store.busy_wait = busy_wait
         try:
             await store.migrate()
         except BaseException:
@@ -339,25 +353,39 @@ class PostgresStore(Store):
     @metrics.timed_commit
     async def _commit(self, w: Write) -> None:
         """One transaction; retried when a lock wait ran out, a deadlock was broken or the
-        connection broke (each try all or nothing), then reported: never half written."""
+        connection broke (each try all or nothing: a failed try is rolled back before the
+        next), then reported: never half written.
+
+        A lock another session holds (a row of a lease or of the log, a table locked by
+        an operator's script) ends each try after ``lock_timeout`` with
+        ``LockNotAvailableError`` (55P03); those tries go on for up to ``busy_wait``
+        seconds, then the commit fails as :class:`StoreUnavailable`."""
         touched = sorted(w.touched())
-        for attempt in range(1, COMMIT_TRIES + 1):
+        wait = LockWait(self.busy_wait, "a lock held by another session", self.availability)
+        others = 0  # tries that failed otherwise (a deadlock, a broken connection)
+        while True:
             try:
                 await self._commit_once(w, touched)
+            except asyncpg.exceptions.LockNotAvailableError as exc:
+                await wait.pause(exc)
+                continue
             except _RETRIED as exc:
-                if attempt == COMMIT_TRIES:
+                others += 1
+                if others == COMMIT_TRIES:
                     raise
                 log.info("commit retried (%s)", type(exc).__name__)
             except Exception as exc:
                 if not is_outage(exc):
                     raise
                 self.availability.failed(exc)
-                if attempt == COMMIT_TRIES:
+                others += 1
+                if others == COMMIT_TRIES:
                     raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
             else:
+                wait.over()
                 self.availability.ok()
                 return
-            await asyncio.sleep(0.05 * 2**attempt)
+            await asyncio.sleep(0.05 * 2**others)
 
     async def _commit_once(self, w: Write, touched: list[int]) -> None:
         async with self._pool.acquire() as c, c.transaction():
@@ -510,6 +538,68 @@ class PostgresStore(Store):
             table_id,
         )
         return (r[0], r[1]) if r is not None else None
+
+    # --- each community's settings --------------------------------------------------
+
+    async def community_settings(self, scopes: list[str]) -> list[StoredSetting]:
+        rows = await self._pool.fetch(
+            "SELECT scope, key, value FROM community_settings WHERE scope = ANY($1::text[])",
+            scopes,
+        )
+        return [StoredSetting(r[0], r[1], r[2]) for r in rows]
+
+    async def change_community_settings(self, w: SettingsWrite) -> list[SettingChange]:
+        """One transaction, serialised per group by an advisory lock (so the old values
+        logged are exact, even for a key two processes insert at once); a lock wait that
+        runs out is tried again, as a commit is."""
+        for attempt in range(COMMIT_TRIES):
+            try:
+                async with self._pool.acquire() as c, c.transaction():
+                    await c.execute("SELECT pg_advisory_xact_lock(hashtext($1))", w.grp)
+                    done = []
+                    for key, new in w.changes:
+                        old = await c.fetchval(
+                            "SELECT value FROM community_settings WHERE scope = $1 AND key = $2",
+                            w.scope,
+                            key,
+                        )
+                        if new is None:
+                            await c.execute(
+                                "DELETE FROM community_settings WHERE scope = $1 AND key = $2",
+                                w.scope,
+                                key,
+                            )
+                        else:
+                            await c.execute(
+                                "INSERT INTO community_settings VALUES ($1, $2, $3, $4, $5, $6)"
+                                " ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value,"
+                                " updated_at = excluded.updated_at,"
+                                " updated_by = excluded.updated_by",
+                                w.grp, w.scope, key, new, w.at, w.by_user,
+                            )  # fmt: skip
+                        await c.execute(
+                            "INSERT INTO community_settings_log"
+                            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                            w.grp, w.scope, key, old, new, w.by_user, w.by_name, w.at,
+                        )  # fmt: skip
+                        done.append(
+                            SettingChange(w.scope, key, old, new, w.by_user, w.by_name, w.at)
+                        )
+                    return done
+            except _RETRIED:
+                if attempt == COMMIT_TRIES - 1:
+                    raise
+                await asyncio.sleep(0.05 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    async def community_log(self, grp: str, limit: int = LOG_LIMIT) -> list[SettingChange]:
+        rows = await self._pool.fetch(
+            "SELECT scope, key, old, new, by_user, by_name, at FROM community_settings_log"
+            " WHERE grp = $1 ORDER BY at DESC, ctid DESC LIMIT $2",
+            grp,
+            min(limit, LOG_LIMIT),
+        )
+        return [SettingChange(*r) for r in rows]
 
     # --- reading ---------------------------------------------------------------------
 

@@ -10,12 +10,15 @@ PRECISION`` for real numbers. :func:`connect` opens a SQLite file (aiosqlite) or
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+from bot.store.base import BUSY_TIMEOUT, BUSY_WAIT, LOCK_TRY, LockWait, is_busy
 
 Row = tuple[Any, ...]
 
@@ -81,7 +84,7 @@ class SQLiteDatabase(Database):
         if path != ":memory:":
             await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA synchronous=FULL")
-        await conn.execute("PRAGMA busy_timeout=5000")
+        await conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
         return cls(conn)
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
@@ -97,13 +100,32 @@ class SQLiteDatabase(Database):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SQLiteDatabase]:
         async with self.lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 yield self
             except BaseException:
                 await self.conn.execute("ROLLBACK")
                 raise
             await self.conn.execute("COMMIT")
+
+    async def _begin(self) -> None:
+        """``BEGIN IMMEDIATE``, tried again while another program holds the write lock
+        (a try that finds it taken has begun nothing), in short tries so this connection's
+        reads run in between; :class:`StoreUnavailable` after ``BUSY_WAIT`` seconds."""
+        wait = LockWait(BUSY_WAIT, "database locked by another program")
+        while True:
+            await self.conn.execute(f"PRAGMA busy_timeout={int(LOCK_TRY * 1000)}")
+            try:
+                await self.conn.execute("BEGIN IMMEDIATE")
+                wait.over()
+                return
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc):
+                    raise
+                busy = exc
+            finally:
+                await self.conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+            await wait.pause(busy)
 
     async def close(self) -> None:
         await self.conn.close()

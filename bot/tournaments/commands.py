@@ -283,7 +283,13 @@ async def _ladder(app: Any, user: User, channel: Channel, args: list[str]) -> li
     loc = user.locale
     if sub == "create":
         values, words = _numbers(rest, {"--win", "--draw", "--loss", "--days"})
+        # the community's own season length and opening delay, unless typed here
+        community = getattr(app, "community", None)  # a core without settings: none
         opens_in = 0.0
+        if community is not None:
+            here = await community.values(channel)
+            values.setdefault("days", here["ladder_days"])
+            opens_in = here["ladder_opens_in"] * 3600.0
         if "--opens-in" in [w.lower() for w in words]:
             i = [w.lower() for w in words].index("--opens-in")
             if i + 1 >= len(words):

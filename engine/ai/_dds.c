@@ -767,9 +767,38 @@ static inline int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
 
 static int total_points(int code) { return code == NT ? 260 : (code == AT ? 258 : 162); }
 
+/* scoring.py's ``coinche_value``: Coinche's score of a contract of ``bid`` (capot 250,
+ * generale 500, counted as the side's capot), the search's card points (No Trump and All
+ * Trump by the standard tables) brought to Coinche's 162. */
+#define COINCHE_CAPOT 250
+static int coinche_value(int code, int mult, int bid, int tk, int my_team, const int *cards,
+                         int capot, const int *belotes) {
+    int total = total_points(code), df = 1 - tk, c[2], p[2] = {0, 0}, made;
+    if (capot >= 0) {
+        c[capot] = 252;
+        c[1 - capot] = 0;
+    } else {
+        c[0] = cards[0] * 162 / total;
+        c[1] = cards[1] * 162 / total;
+    }
+    if (bid >= COINCHE_CAPOT) made = capot == tk;
+    else made = c[tk] + belotes[tk] >= bid;
+    if (made && mult == 1) {
+        p[tk] = bid + c[tk];
+        p[df] = c[df];
+    } else if (made) {
+        p[tk] = (capot == tk ? 252 : 160) + bid * mult;
+    } else {
+        p[df] = 160 + bid * mult;
+    }
+    p[0] += belotes[0];
+    p[1] += belotes[1];
+    return p[my_team] - p[1 - my_team];
+}
+
 /* scoring.py's ``deal_value``: my team's raw deal score minus the other's. */
 static int deal_value(int kind, int code, int multiplier, int tk, int my_team, int diff,
-                      const int *melds, const int *belotes) {
+                      const int *melds, const int *belotes, int bid) {
     int total = total_points(code), capot = -1;
     if (diff >= total + CAPOT_BONUS) {
         capot = my_team;
@@ -787,6 +816,7 @@ static int deal_value(int kind, int code, int multiplier, int tk, int my_team, i
         cards[1 - capot] = 0;
     }
     int df = 1 - tk;
+    if (bid > 0) return coinche_value(code, multiplier, bid, tk, my_team, cards, capot, belotes);
     int tot[2] = {cards[0] + melds[0] + belotes[0], cards[1] + melds[1] + belotes[1]};
     int p[2] = {0, 0};
     if (kind == 2) {
@@ -1947,7 +1977,7 @@ PyDoc_STRVAR(search_doc,
              " judge_depth=0, judge_cards=32, judge_tau=20.0, judge_budget=0, policy=(),"
              " policy_alpha=1.0, oversample=1, belote_pairs=(), foresee_melds=0,"
              " model_trick=0, race_worlds=0, race_margin=0.0, shown_melds=(), unannounced=(),"
-             " announce_mismatch=1.0)"
+             " announce_mismatch=1.0, coinche_bid=0)"
              " -> (cards, totals, weight_sum, nodes, dropped, exact)\n\n"
              "engine/ai/world_search.py's ``world_totals``, compiled end to end.");
 
@@ -1964,16 +1994,17 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     double policy_alpha = 1.0;
     int oversample = 1, foresee = 0, model = 0, race_worlds = 0;
     double race_margin = 0.0;
+    int coinche_bid = 0;
     PyObject *shown_o = NULL, *unheld_o = NULL;
     Announced announced = {{-1, -1, -1, -1}, {0, 0, 0, 0}, 1.0};
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdiOiiidOOd", &kind, &code, &seat, &taker,
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOiOKiOiOOiKLiid|OidiidLOdiOiiidOOdi", &kind, &code, &seat, &taker,
                           &multiplier, &fixed_o, &seats_o, &need_o, &classes_o, &leader, &trick_o,
                           &played_in, &won, &history_o, &so_far, &melds_o, &belotes_o, &samples,
                           &seed, &node_budget, &infer, &objective, &points_weight, &bids_o,
                           &turned, &bid_mismatch, &judge_depth, &judge_cards, &judge_tau,
                           &judge_budget, &policy_o, &policy_alpha, &oversample, &pairs_o, &foresee,
                           &model, &race_worlds, &race_margin, &shown_o, &unheld_o,
-                          &announced.mismatch))
+                          &announced.mismatch, &coinche_bid))
         return NULL;
     if (race_worlds < 0 || (race_worlds && (model || !(race_margin >= 0)))) {
         PyErr_SetString(PyExc_ValueError, "race: worlds >= 0, a margin >= 0, and no model_trick");
@@ -1981,6 +2012,10 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
     }
     if (foresee && (kind == CLASSIC || code == NT)) {
         PyErr_SetString(PyExc_ValueError, "foresee_melds: melds exist in club and bulgarian, not in No Trump");
+        return NULL;
+    }
+    if (coinche_bid < 0 || coinche_bid > 500) {
+        PyErr_SetString(PyExc_ValueError, "coinche_bid: 0 (no bid) or a Coinche bid up to 500");
         return NULL;
     }
     if (model < 0 || model > 2) {
@@ -2372,7 +2407,7 @@ static PyObject *dds_search_worlds(PyObject *self, PyObject *args) {
                     continue;
                 }
                 int diff = so_far + value[c];
-                int dv = deal_value(kind, code, multiplier, tk, my_team, diff, mel, bel);
+                int dv = deal_value(kind, code, multiplier, tk, my_team, diff, mel, bel, coinche_bid);
                 totals[x] += w * ((double)dv + points_weight * (double)diff);
             }
         }

@@ -69,6 +69,7 @@ def search_worlds(
     shown_melds: Sequence[int] = (),
     unannounced: Sequence[int] = (),
     announce_mismatch: float = 1.0,
+    coinche_bid: int = 0,
     /,
 ) -> tuple[list[int], list[float], float, int, int, float]: ...
 def rollout(

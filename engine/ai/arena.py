@@ -50,8 +50,13 @@ def arena_action(
     return choose_action(view, level, seed, budget_s)
 
 
+# The calls that double a contract (Bulgarian, Coinche).
+DOUBLINGS = ("contre", "recontre", "coinche", "surcoinche")
+
+
 def raw_points(result: DealResult, bulgarian: bool) -> tuple[int, int]:
-    """The points each team scored on the deal, before rounding to tens."""
+    """The points each team scored on the deal, before rounding to tens (French and
+    Coinche points are never rounded: as scored)."""
     if not bulgarian:
         return result.points
     tot = result.totals
@@ -82,7 +87,7 @@ class LevelStats:
     made: int = 0
     margin: float = 0.0  # sum of (takers' total - defenders' total)
     deals: int = 0
-    contres: int = 0  # Contre / Recontre said by this level
+    contres: int = 0  # Contre / Recontre (Coinche: coinche / surcoinche) said by this level
     contres_won: int = 0  # ... on deals its team won
     thrown_in: int = 0  # deals every seat passed (redealt) at this level's tables
 
@@ -177,8 +182,9 @@ class ArenaReport:
             if s["thrown_in"]:
                 out.append(f"  {name} tables: {s['thrown_in']} deals thrown in (all passed)")
             if s["contres"]:
+                said = "coinche/surcoinche" if self.ruleset == "coinche" else "Contre/Recontre"
                 out.append(
-                    f"  {name} doubling: {s['contres']} Contre/Recontre, "
+                    f"  {name} doubling: {s['contres']} {said}, "
                     f"{s['contres_won']} on deals its team won"
                 )
         unit = "card points" if self.card_play_only else "points"
@@ -295,7 +301,7 @@ def play_deck(
         st.made += result.outcome == "made"
         st.margin += result.totals[taker_team] - result.totals[1 - taker_team]
         for seat, text in record.actions:
-            if text in ("contre", "recontre"):
+            if text in DOUBLINGS:
                 stats[levels[seat]].contres += 1
                 stats[levels[seat]].contres_won += pts[seat % 2] > pts[1 - seat % 2]
     return sum(diffs) / 2, stats

@@ -82,7 +82,10 @@ def seen_bids(view: SeatView) -> tuple[SeenBid, ...]:
 def others_bids(
     ruleset: str, me: int, dealer: int, turned: int | None, bids: tuple[tuple[int, str], ...]
 ) -> tuple[SeenBid, ...]:
-    """:func:`seen_bids` from the auction's public facts."""
+    """:func:`seen_bids` from the auction's public facts (none in Coinche: the bids of an
+    8-card hand have no model here yet, so they weigh no world)."""
+    if get_ruleset(ruleset).auction == "coinche":
+        return ()
     out: list[SeenBid] = []
     for i, (seat, said) in enumerate(bids):
         if seat == me:

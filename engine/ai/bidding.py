@@ -13,7 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.ai.tables import AT, CONTRACT_CODES, NT, SUIT_MASK, bits
+from engine.actions import COINCHE_VALUES
+from engine.ai.tables import AT, CONTRACT_CODES, CONTRACT_TEXTS, NT, SUIT_MASK, bits
+from engine.contract import BID_WORDS, CAPOT_BID
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -104,18 +106,30 @@ def obvious(hand: int, code: int) -> bool:
 
 
 def auction_state(bids: Iterable[tuple[int, str]]) -> tuple[int | None, int | None, int]:
-    """Bulgarian: (contract code, seat that called it, multiplier) so far."""
+    """Bulgarian and Coinche: (contract code, seat that called it, multiplier) so far."""
+    code, seat, mult, _value = coinche_state(bids)
+    return code, seat, mult
+
+
+def coinche_state(
+    bids: Iterable[tuple[int, str]],
+) -> tuple[int | None, int | None, int, int]:
+    """(contract code, seat that bid it, multiplier, value) so far; the value is 0 outside
+    Coinche (``bid H``) and before any bid."""
     code: int | None = None
     seat: int | None = None
     mult = 1
+    value = 0
     for s, text in bids:
         if text.startswith("bid "):
-            code, seat, mult = CONTRACT_CODES[text[4:]], s, 1
-        elif text == "contre":
+            words = text.split()
+            code, seat, mult = CONTRACT_CODES[words[-1]], s, 1
+            value = _BID_VALUES.get(words[1], 0) if len(words) == 3 else 0
+        elif text in ("contre", "coinche"):
             mult = 2
-        elif text == "recontre":
+        elif text in ("recontre", "surcoinche"):
             mult = 4
-    return code, seat, mult
+    return code, seat, mult, value
 
 
 @dataclass(frozen=True)
@@ -152,6 +166,8 @@ def heuristic_bid(view: SeatView, level: str) -> str:
 def bid_on(hand: int, turn: BidTurn, level: str) -> str:
     """What ``level`` bids holding ``hand`` (the 5 cards of the auction) at ``turn``."""
     legal = dict.fromkeys(turn.legal)
+    if turn.ruleset == "coinche":
+        return _coinche(turn, level, legal, hand)
     if turn.ruleset != "bulgarian":
         return _french(turn, level, legal, hand)
     return _bulgarian(turn, level, legal, hand, turn.seat)
@@ -238,3 +254,171 @@ def _defence(hand: int, code: int) -> float:
         return s
     other = AT if code == NT else NT
     return strength(hand, code) + 0.3 * strength(hand, other)
+
+
+# ---------------------------------------------------------------- Coinche
+# A value's text as the engine writes it ("80".."160", "capot", "generale") and back.
+_BID_VALUES: dict[str, int] = {BID_WORDS.get(v, str(v)): v for v in COINCHE_VALUES}
+# The side's card points (and belote) a hand foresees for each contract with a partner it
+# knows nothing of: ``A + B x strength(hand)`` with the hand's 8 cards, fitted on 6,000
+# random deals per contract played out by the rules of thumb (the search's playout), the
+# taker's side's points as Coinche counts them (No Trump and All Trump by the standard
+# tables, brought to 162).  The fit misses by about 32 points (standard deviation): a
+# bid wants a margin.  ``AVERAGE`` is the estimate for an average hand.
+COINCHE_FIT: dict[int, tuple[float, float]] = {
+    0: (51.2, 2.25),
+    1: (51.2, 2.25),
+    2: (51.2, 2.25),
+    3: (51.2, 2.25),
+    NT: (64.4, 1.61),
+    AT: (70.1, 1.49),
+}
+COINCHE_AVERAGE = {0: 85.0, 1: 85.0, 2: 85.0, 3: 85.0, NT: 81.5, AT: 91.4}
+COINCHE_TAKERS_OVER = 5.0  # what takers foresee over their bid, as a defender reads it
+COINCHE_AGAINST_A_BID = 10.0  # what an opponent's bid takes off our side's estimate
+
+
+@dataclass(frozen=True)
+class CoincheStyle:
+    """How sure a level wants to be: a bid of ``v`` needs an estimate of ``v + margin``;
+    a coinche needs the takers' estimate, less what this hand's defence takes off,
+    ``coinche`` points under their bid; a surcoinche ours ``surcoinche`` points over it; a
+    raise of the partner's contract counts ``support`` of what the hand adds to an
+    average one."""
+
+    margin: float
+    coinche: float
+    surcoinche: float
+    support: float
+    own_over_partner: float  # a contract of our own must foresee this much more
+
+
+COINCHE_STYLES: dict[str, CoincheStyle] = {
+    "normal": CoincheStyle(margin=15, coinche=30, surcoinche=40, support=0.9, own_over_partner=20),
+    "hard": CoincheStyle(margin=10, coinche=25, surcoinche=35, support=1.0, own_over_partner=15),
+}
+
+
+def coinche_estimate(hand: int, code: int) -> float:
+    """The side's card points and belote that ``hand`` (8 cards) foresees in contract
+    ``code`` with an average partner."""
+    a, b = COINCHE_FIT[code]
+    return a + b * strength(hand, code)
+
+
+def sure_capot(hand: int, code: int) -> bool:
+    """A hand that takes every trick alone, near enough: five trumps or more with the
+    jack and the nine, every other card an ace or a ten behind its ace (suits only)."""
+    if code >= NT:
+        return False
+    trumps = hand & SUIT_MASK[code]
+    jack_nine = trumps >> (code * 8 + 4) & 1 and trumps >> (code * 8 + 2) & 1
+    if trumps.bit_count() < 5 or not jack_nine:
+        return False
+    for suit in range(4):
+        if suit == code:
+            continue
+        cards = hand >> (suit * 8) & 0xFF
+        if cards & ~0x88 or (cards & 0x08 and not cards & 0x80):
+            return False
+    return True
+
+
+def parse_coinche_bid(text: str) -> tuple[int, int] | None:
+    """(value, contract code) of a Coinche bid's text (``bid 90 H``), else None."""
+    words = text.split()
+    if len(words) != 3 or words[0] != "bid" or words[1] not in _BID_VALUES:
+        return None
+    return _BID_VALUES[words[1]], CONTRACT_CODES[words[2]]
+
+
+def coinche_bid_text(value: int, code: int) -> str:
+    """``bid 90 H``, ``bid capot S``: the engine's text of a Coinche bid."""
+    return f"bid {BID_WORDS.get(value, str(value))} {CONTRACT_TEXTS[code]}"
+
+
+def _coinche(turn: BidTurn, level: str, legal: dict[str, None], hand: int) -> str:
+    """Coinche: outbid by the least step (80, or ten over the standing bid) the contract
+    the hand foresees best, when that foresight reaches the bid with the level's margin
+    (the partner's bid raises the estimate of its contract); coinche a contract the hand
+    clearly beats, surcoinche rarely.  Easy bids 80 on an obvious hand only.
+
+    The least step, not the highest ten the estimate reaches: the estimate misses by some
+    32 points, and ten points more of a bid made are worth far less than the chance of a
+    set they cost (160 and the bid to the defence)."""
+    code, bidder, mult, standing = coinche_state(turn.bids)
+    ours = bidder is not None and bidder % 2 == turn.seat % 2
+    contracts = [c for c in range(6) if any(t.endswith(" " + CONTRACT_TEXTS[c]) for t in legal)]
+    if level == "easy":
+        if "coinche" in legal and code is not None and code < 4:
+            t = hand & SUIT_MASK[code]
+            if t >> (code * 8 + 4) & 1 and t >> (code * 8 + 2) & 1:
+                return "coinche"
+        if ours or standing >= 80:
+            return "pass"
+        for c in sorted(contracts, key=lambda c: -strength(hand, c)):
+            text = coinche_bid_text(80, c)
+            if text in legal and obvious(hand, c):
+                return text
+        return "pass"
+    style = COINCHE_STYLES.get(level, COINCHE_STYLES["hard"])
+    partner = (turn.seat + 2) % 4
+    theirs_bid = any(s % 2 != turn.seat % 2 and t.startswith("bid ") for s, t in turn.bids)
+
+    def foresee(c: int) -> float:
+        """Our side's points in contract ``c``: this hand's estimate (less when the
+        opponents bid: their side holds cards), or on a contract the partner bid, its
+        highest bid there (it foresaw that and the margin with an average partner) and
+        what this hand adds to an average one."""
+        own = coinche_estimate(hand, c) - (COINCHE_AGAINST_A_BID if theirs_bid else 0.0)
+        told = [v for v, k in _bids_of(turn.bids, partner) if k == c]
+        if told:
+            return max(told) + style.margin + style.support * (own - COINCHE_AVERAGE[c])
+        return own
+
+    if mult > 1:  # coinched: nobody bids again; the side of the bid may surcoinche
+        sure = code is not None and foresee(code) >= standing + style.surcoinche
+        return "surcoinche" if "surcoinche" in legal and sure else "pass"
+    if "coinche" in legal and code is not None and not ours:
+        # The takers foresee a little over their bid; this hand's defence takes off what
+        # it holds over an average hand in their contract.
+        theirs = standing + COINCHE_TAKERS_OVER - _defence_over_average(hand, code)
+        if theirs <= standing - style.coinche:
+            return "coinche"
+    for c in contracts:
+        capot = coinche_bid_text(CAPOT_BID, c)
+        if capot in legal and sure_capot(hand, c):
+            return capot
+    if ours:  # our side holds the auction: a contract of our own only if clearly better
+        if any(s == turn.seat for s, _v in _bids_by_seat(turn.bids)):
+            return "pass"  # this hand spoke already; the partner's bid counted it
+        floor = (foresee(code) if code is not None and code in contracts else 0.0) + (
+            style.own_over_partner
+        )
+    else:
+        floor = 0.0
+    value = max(80, standing + 10)
+    best: tuple[float, str] = (floor, "pass")
+    for c in contracts:
+        text = coinche_bid_text(value, c)
+        f = foresee(c)
+        if text in legal and f >= value + style.margin and f > best[0]:
+            best = (f, text)
+    return best[1]
+
+
+def _bids_of(bids: Iterable[tuple[int, str]], seat: int) -> list[tuple[int, int]]:
+    """(value, contract code) of every Coinche bid ``seat`` made."""
+    return [b for s, t in bids if s == seat and (b := parse_coinche_bid(t)) is not None]
+
+
+def _bids_by_seat(bids: Iterable[tuple[int, str]]) -> list[tuple[int, int]]:
+    """(seat, value) of every Coinche bid, in order."""
+    return [(s, b[0]) for s, t in bids if (b := parse_coinche_bid(t)) is not None]
+
+
+def _defence_over_average(hand: int, code: int) -> float:
+    """What a defender's hand takes off the takers' points against contract ``code``,
+    over an average hand: its own estimate as if it held the contract, less an average
+    one's, at least 0 (a weak defender does not help the takers)."""
+    return max(0.0, coinche_estimate(hand, code) - COINCHE_AVERAGE[code])

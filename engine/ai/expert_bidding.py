@@ -10,6 +10,11 @@ points (it finds every missing card), and their blend predicts best (``DD_WEIGHT
 docs/ai.md).  A call is made when its mean score beats passing (valued at 0: a redeal or an
 auction left to the others) by a safety margin; otherwise the hand evaluation of the
 hard level has the last word, which keeps the expert sane on hands the rollouts misjudge.
+
+Coinche (``_coinche``): every seat holds its 8 cards in the auction, so a sampled deal is
+whole from the start; each legal bid (trump and value), coinche and surcoinche is valued
+by Coinche's score on the deals played out, against what a pass leaves (the standing
+contract as it is, or a redeal), and the best mean wins by a margin.
 """
 
 from __future__ import annotations
@@ -17,14 +22,25 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from engine.ai.auction import auction_likelihood, seen_bids
-from engine.ai.bidding import BidTurn, auction_state, bid_on, heuristic_bid, strength
+from engine.ai.auction import AUCTION_CARDS, auction_likelihood, seen_bids
+from engine.ai.bidding import (
+    COINCHE_AVERAGE,
+    BidTurn,
+    auction_state,
+    bid_on,
+    coinche_estimate,
+    coinche_state,
+    heuristic_bid,
+    parse_coinche_bid,
+    strength,
+)
 from engine.ai.rollout import rollout
 from engine.ai.scoring import belote_points, deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve
 from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, belote_pairs, bits
 from engine.ai.world_search import resample
 from engine.ai.worlds import SplitMix
+from engine.contract import GENERALE_BID
 from engine.core import counting_melds, find_melds
 from engine.errors import EngineError
 from engine.rulesets import Ruleset, get_ruleset
@@ -33,7 +49,7 @@ if TYPE_CHECKING:
     from engine.match import SeatView
 
 SAMPLES = 96  # deals played out by the rules of thumb per decision (Bulgarian)
-# French: twice as many.  Measured against hard (bench/paired_bidding.py --set
+# French: twice as many.  Measured against hard (bench/studies/paired_bidding.py --set
 # FRENCH_SAMPLES=192, 600 decks each): classic +2.67 and +0.47, club +1.30 points a deal,
 # for a few ms a decision (the solver's budget, not the playouts, is most of its time).
 FRENCH_SAMPLES = 192
@@ -41,7 +57,8 @@ MARGIN = 12.0
 CONTRE_MARGIN = 20.0
 VETO_MARGIN = 20.0  # French: pass a hand the evaluation would take if it loses this much
 # French: call a hand the evaluation passes if the samples value a contract this much
-# over a pass (classic measured better at 20 than at 40 on 1,500 decks, club not: bench/arena.md)
+# over a pass (classic measured better at 20 than at 40 on 1,500 decks, club not:
+# bench/studies/arena.md)
 PROPOSE_MARGIN = {"classic": 20.0, "club": 40.0}
 REJECT_TRIES = 30
 # Deals drawn per deal foreseen, weighed by the others' bids and resampled (1: none)
@@ -51,7 +68,7 @@ PASS_CEILING = 30.0  # bidding points a player who passed on the turned card sur
 # How a deal's card points are foreseen: DD_WEIGHT x (the solver's value, less its
 # flattery of the taker) + the rest x the rules of thumb's playout.  Measured against what
 # four information-set double-dummy players made of 150 deals (`python
-# bench/bid_foresight.py --ruleset R`), classic / bulgarian: the playouts alone miss by
+# bench/studies/bid_foresight.py --ruleset R`), classic / bulgarian: the playouts alone miss by
 # 41 / 52 points (standard deviation), the solver alone by 58 / 55 and is 33 / 23 points
 # too high for the taker, a blend of a quarter to a half of the solver misses by 38-40 /
 # 44-46.
@@ -64,6 +81,14 @@ MELDS_FORESEEN = ("club",)
 # The rounds of the French auction in which a pass is valued by foreseeing the rest of the
 # auction (elsewhere it counts 0, as a redeal would)
 PASS_FORESEEN: dict[str, tuple[int, ...]] = {"club": (1, 2)}
+# Coinche: deals played out per decision; what a bid must foresee over a pass, and a
+# coinche or surcoinche over not doubling; how far under its bid a bidder's hand may be
+# foreseen in a sampled deal (``coinche_estimate``: the sample follows the auction loosely).
+COINCHE_SAMPLES = 128
+COINCHE_MARGIN = 10.0
+COINCHE_DOUBLE_MARGIN = {"coinche": 25.0, "surcoinche": 40.0}
+COINCHE_FIT_SLACK = 10.0
+COINCHE_DEFENCE = 10.0  # a seat that coinched foresees this much over an average hand
 
 
 def _seat(view: SeatView) -> int:
@@ -94,6 +119,8 @@ def _deals(view: SeatView, rng: random.Random, n: int) -> list[tuple[list[int], 
         pool_mask &= ~(1 << view.turned)
     pool = bits(pool_mask)
     drawn = [_deal(view, me, hand, pool, rng) for _ in range(n * BID_OVERSAMPLE)]
+    if view.ruleset == "coinche":  # no bid model of 8-card hands: the loose fit only
+        return drawn
     if BID_OVERSAMPLE <= 1:
         return drawn
     seen = seen_bids(view)
@@ -119,13 +146,14 @@ def _deal(
         rng.shuffle(cards)
         hands = [0, 0, 0, 0]
         hands[me] = hand
+        size = 8 if view.ruleset == "coinche" else AUCTION_CARDS  # cards held in the auction
         i = 0
         for s in range(4):
             if s == me:
                 continue
-            for c in cards[i : i + 5]:
+            for c in cards[i : i + size]:
                 hands[s] |= 1 << c
-            i += 5
+            i += size
         if _fits_auction(view, hands):
             break
     return hands, cards[i:]
@@ -136,6 +164,25 @@ def _fits_auction(view: SeatView, hands: list[int]) -> bool:
     call needs a fair hand for its contract, a pass on the turned card a not-too-strong
     one, so that samples follow the auction without trusting it blindly."""
     turned = view.turned
+    if view.ruleset == "coinche":
+        called = None
+        for s, text in view.bids:
+            bid = parse_coinche_bid(text)
+            called = bid[1] if bid is not None else called
+            if s == view.seat:
+                continue
+            if bid is not None:
+                value, code = bid
+                if coinche_estimate(hands[s], code) < min(value, 160) - COINCHE_FIT_SLACK:
+                    return False
+            elif (
+                text == "coinche"
+                and called is not None
+                # a coinche says the defence holds their contract's cards
+                and coinche_estimate(hands[s], called) < COINCHE_AVERAGE[called] + COINCHE_DEFENCE
+            ):
+                return False
+        return True
     for s, text in view.bids:
         if s == view.seat:
             continue
@@ -249,16 +296,19 @@ class _Outcomes:
             self._cache[key] = out
         return self._cache[key]
 
-    def score(self, i: int, code: int, taker: int, mult: int) -> float:
-        """My team's deal score minus the other's on deal ``i`` under this contract."""
+    def score(self, i: int, code: int, taker: int, mult: int, bid: int = 0) -> float:
+        """My team's deal score minus the other's on deal ``i`` under this contract
+        (Coinche's, of the value ``bid``, when given)."""
         me = _seat(self.view)
         diff, belotes, melds = self.outcomes(code, taker)[i]
-        return deal_value(self.kind, code, mult, taker & 1, me & 1, round(diff), melds, belotes)
+        return deal_value(
+            self.kind, code, mult, taker & 1, me & 1, round(diff), melds, belotes, bid
+        )
 
-    def value(self, code: int, taker: int, mult: int) -> float:
+    def value(self, code: int, taker: int, mult: int, bid: int = 0) -> float:
         """My team's mean deal score minus the other's under this contract."""
         n = len(self.deals)
-        return sum(self.score(i, code, taker, mult) for i in range(n)) / n
+        return sum(self.score(i, code, taker, mult, bid) for i in range(n)) / n
 
     def passing(self) -> float:
         """French auction: what a pass is worth, foreseen on each deal.
@@ -305,6 +355,8 @@ def expert_bid(view: SeatView, rng: random.Random) -> str:
     playouts leave the decision within ``BORDER`` points of its threshold: a clear pass or
     a clear call does not need the solver.
     """
+    if view.ruleset == "coinche":
+        return _coinche(view, rng)
     if view.ruleset != "bulgarian":
         return _french(view, rng)
     legal = [a.text for a in view.legal]
@@ -384,7 +436,7 @@ def _trump_called(view: SeatView, text: str) -> int | None:
 def _french(view: SeatView, rng: random.Random) -> str:
     """French auction: the hard evaluation proposes and the samples may veto; a hand it
     passes is still called when the samples value a contract highly (measured: proposing
-    at a low margin over-bid, at ``PROPOSE_MARGIN`` it gained, see bench/arena.md)."""
+    at a low margin over-bid, at ``PROPOSE_MARGIN`` it gained, see bench/studies/arena.md)."""
     hint = heuristic_bid(view, "hard")
     legal = [a.text for a in view.legal]
     calls = [(t, code) for t in legal if (code := _trump_called(view, t)) is not None]
@@ -416,3 +468,30 @@ def _french(view: SeatView, rng: random.Random) -> str:
         sampled.solve_first([(code, me) for _t, code in calls])
         best = best_call()
     return best[1] if best is not None and best[0] - passing > margin else "pass"
+
+
+def _coinche(view: SeatView, rng: random.Random) -> str:
+    """Coinche: each legal bid, coinche and surcoinche valued by Coinche's score on the
+    same sampled deals, against a pass (the standing contract as it stands; before any
+    bid, a redeal: 0).  A bid must foresee ``COINCHE_MARGIN`` more than the pass, a
+    coinche or surcoinche ``COINCHE_DOUBLE_MARGIN`` more; générale is left to people."""
+    me = _seat(view)
+    legal = [a.text for a in view.legal]
+    code, bidder, mult, standing = coinche_state(view.bids)
+    sampled = _Outcomes(view, _deals(view, rng, COINCHE_SAMPLES))
+    passing = 0.0
+    if code is not None and bidder is not None:
+        passing = sampled.value(code, bidder, mult, standing)
+    best_value, best_text = passing, "pass"
+    for text in legal:
+        bid = parse_coinche_bid(text)
+        if bid is not None and bid[0] != GENERALE_BID:
+            gain = sampled.value(bid[1], me, 1, bid[0]) - COINCHE_MARGIN
+        elif text in ("coinche", "surcoinche") and code is not None and bidder is not None:
+            doubled = 2 if text == "coinche" else 4
+            gain = sampled.value(code, bidder, doubled, standing) - COINCHE_DOUBLE_MARGIN[text]
+        else:
+            continue
+        if gain > best_value:
+            best_value, best_text = gain, text
+    return best_text

@@ -67,6 +67,7 @@ class Knowledge:
     turned: int | None = None  # the French turned card (it went to the taker)
     dealer: int = 0
     bids: tuple[tuple[int, str], ...] = ()  # the auction of this deal, in order
+    bid: int = 0  # Coinche: the contract's value (the deal is scored by it); 0 elsewhere
     # What the others did not announce, for the worlds to agree with (``INFER_ANNOUNCED``):
     # per seat, the melds it showed after the first trick, as ``points << 32 | cards``
     # (0: it showed none), or -1 when not known (the seat's own, before the melds are
@@ -202,6 +203,7 @@ def knowledge_from_view(view: SeatView) -> Knowledge:
         turned=view.turned,
         dealer=view.dealer,
         bids=tuple(view.bids),
+        bid=contract.bid or 0,
         shown_melds=_shown_melds(view, seat, code),
         unannounced=(unannounced[0], unannounced[1], unannounced[2], unannounced[3]),
     )

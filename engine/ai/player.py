@@ -64,7 +64,7 @@ HARD_PLAN = SearchPlan(
 # over 100; at no cost in time; even against hard in classic).  The
 # solver's judgement of their latest choices (``judge=Judge(3, 28, 20.0, 3_000_000)``)
 # measured no better on fresh decks and costs a sixth more time: it stays an option
-# (bench/arena.md, docs/ai.md).  So does weighing the worlds by what the others showed
+# (bench/studies/arena.md, docs/ai.md).  So does weighing the worlds by what the others showed
 # and did not announce (``infer_announced``: melds, belotes; session 25, within the
 # noise in every ruleset).
 EXPERT_PLAN = SearchPlan(

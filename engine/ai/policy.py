@@ -10,7 +10,7 @@ hidden layer), and turns the scores into probabilities by a softmax over the leg
 A linear score of the same features measured too blunt: it gave an ace that takes a rich
 last trick even odds against a low card, where strong players take it every time.
 
-The weights are fitted by ``bench/policy_fit.py`` to the choices of information-set
+The weights are fitted by ``bench/studies/policy_fit.py`` to the choices of information-set
 double-dummy players in self-play (the sparring partner and the expert), and live in
 ``policy_weights.py``.  ``_dds.c`` computes the same features and probabilities (a test
 checks the two against each other).

@@ -1,5 +1,5 @@
 """The policy model's weights (``policy.py``), written by
-``python bench/policy_fit.py --deals 320 --seed 9001 --write``."""
+``python bench/studies/policy_fit.py --deals 320 --seed 9001 --write``."""
 
 WEIGHTS: tuple[float, ...] = (
     -0.376538,

@@ -97,7 +97,7 @@ class SearchPlan:
     race_margin: float = 0.0  # see ``Tier.race``
     # The tiers of a lead (the trick empty), when given; ``tiers`` are then a card to a
     # trick begun.  Most of what a seat loses to the hidden cards is lost in its leads
-    # (``bench/regret.py``), so more worlds there buy more than anywhere (an option, off:
+    # (``bench/studies/regret.py``), so more worlds there buy more than anywhere (an option, off:
     # measured within the noise, docs/ai.md).
     lead_tiers: tuple[Tier, ...] = ()
 
@@ -232,7 +232,9 @@ def choose_card(
         for c in cards:
             diff = so_far + values[c]
             totals[c] += w * (
-                deal_value(k.kind, k.code, k.multiplier, taker_team, my_team, diff, melds, belotes)
+                deal_value(
+                    k.kind, k.code, k.multiplier, taker_team, my_team, diff, melds, belotes, k.bid
+                )
                 + 0.05 * diff
             )
     pts = POINTS[k.code]

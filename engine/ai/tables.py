@@ -10,6 +10,7 @@ against the engine on random positions.  Cards are ints 0..31 (``suit * 8 + rank
 from __future__ import annotations
 
 from engine.cards import cards_of, count
+from engine.rulesets import RULESETS
 from engine.simulate import BELOTE_MASK
 
 NT = 4
@@ -21,7 +22,11 @@ CONTRACT_TEXTS = ("C", "D", "H", "S", "NT", "AT")
 CLASSIC = 0
 CLUB = 1
 BULGARIAN = 2
-RULESET_KINDS = {"classic": CLASSIC, "club": CLUB, "bulgarian": BULGARIAN}
+# Each ruleset's family by its play rules (Coinche plays as classic).
+RULESET_KINDS = {
+    name: {"classic": CLASSIC, "club": CLUB, "bulgarian": BULGARIAN}[rules.legal]
+    for name, rules in RULESETS.items()
+}
 
 FULL = (1 << 32) - 1
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))

@@ -97,14 +97,14 @@ class Judge:
 NO_JUDGE = Judge()  # the others' cards judged by the rules of thumb alone
 
 
-# A core built before ``search_worlds`` took its last arguments (``race_worlds``,
-# ``race_margin``), or before its worlds could be solved on several threads
+# A core built before ``search_worlds`` took its last argument (``coinche_bid``, after
+# ``race_worlds`` and ``race_margin``), or before its worlds could be solved on several threads
 # (``set_threads``), is not used: the Python path stands in until ``pip install -e .``
 # rebuilds it.
 SEARCH_COMPILED = (
     COMPILED
     and _dds is not None
-    and "race_margin" in (getattr(getattr(_dds, "search_worlds", None), "__doc__", None) or "")
+    and "coinche_bid" in (getattr(getattr(_dds, "search_worlds", None), "__doc__", None) or "")
     and hasattr(_dds, "set_threads")
 )
 
@@ -436,6 +436,7 @@ def world_totals(
             list(k.shown_melds),
             list(k.unannounced),
             ANNOUNCE_MISMATCH,
+            k.bid,
         )
         return Totals(tuple(cards), tuple(totals), wsum, nodes, tuple(bits(dropped)), exact)
     if not 1 <= oversample <= 64:
@@ -584,7 +585,9 @@ def _python_totals(
                 totals[i] += w * values[c]
                 continue
             diff = so_far + values[c]
-            dv = deal_value(k.kind, k.code, k.multiplier, taker_team, my_team, diff, melds, belotes)
+            dv = deal_value(
+                k.kind, k.code, k.multiplier, taker_team, my_team, diff, melds, belotes, k.bid
+            )
             totals[i] += w * (dv + points_weight * diff)
     nodes_used += judge.budget - max(judge_left[0], 0)  # the judge's solves count too
     if dropped:  # a dropped card keeps the mean of the worlds it was solved in

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bench.regret import Spot, true_values
+from bench.studies.regret import Spot, true_values
 from engine import Match
 from engine.ai import choose_action
 from engine.ai.arena import deck_source

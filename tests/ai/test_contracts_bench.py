@@ -1,4 +1,4 @@
-"""bench/contracts.py: the lead split by whether both tables bid the same contract."""
+"""bench/studies/contracts.py: the lead split by whether both tables bid the same contract."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from bench.contracts import auctions, breakdown, category, main
+from bench.studies.contracts import auctions, breakdown, category, main
 
 SAME_BY_A = (0, "H", 0, 1)
 

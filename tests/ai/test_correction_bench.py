@@ -1,10 +1,10 @@
-"""bench/correction.py: a correction of the expert's means, learned and cross-validated."""
+"""bench/studies/correction.py: a correction of the expert's means, learned and cross-validated."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from bench.correction import Decision, Searched, Table, card_facts, decision, team_deal
+from bench.studies.correction import Decision, Searched, Table, card_facts, decision, team_deal
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.tables import POINTS, POWER
 from tests.ai.helpers import late_spot

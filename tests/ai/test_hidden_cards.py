@@ -10,12 +10,13 @@ import pytest
 from engine import Match
 from engine.ai import choose_action
 from engine.errors import IllegalAction
+from engine.options import TableRules
 from tests.ai.helpers import decks, play_until
 
 LEVEL_RULESETS = [
     (level, ruleset)
     for level in ("easy", "normal", "hard", "expert")
-    for ruleset in ("classic", "club", "bulgarian")
+    for ruleset in ("classic", "club", "bulgarian", "coinche")
 ]
 
 
@@ -37,7 +38,7 @@ def replay_with_other_hidden_cards(match: Match, seat: int, rng: random.Random) 
         deck[p] = c
     k = match.deal_number
     earlier = [list(d.deck) for d in match.deals[:-1]]
-    other = Match(match.ruleset, decks=[*earlier, deck], target=match.target)
+    other = Match(match.table_rules, decks=[*earlier, deck], target=match.target)
     try:
         for s, text in match.actions:
             other.apply(s, text)
@@ -55,7 +56,11 @@ def test_decision_ignores_hidden_cards(level: str, ruleset: str) -> None:
         if checked >= (3 if level == "expert" else 6) and plays >= 2:
             break
         stop_at = rng.randrange(2, 40)
-        m = Match(ruleset, decks=decks(seed))
+        # Coinche with every contract and générale on every other deal
+        rules = TableRules(ruleset)
+        if ruleset == "coinche":
+            rules = rules.with_changes(no_trump=True, all_trump=True, generale=bool(seed % 2))
+        m = Match(rules, decks=decks(seed))
         fast = "normal" if level in ("hard", "expert") else level
         m = play_until(m, (fast,) * 4, seed, stop=lambda mm, n=stop_at: len(mm.actions) >= n)
         if m.to_move is None or any(d.result is not None for d in m.deals):
@@ -81,14 +86,16 @@ def test_decision_ignores_hidden_cards(level: str, ruleset: str) -> None:
     assert checked >= 2 and plays >= 2
 
 
+@pytest.mark.parametrize("ruleset", ["bulgarian", "coinche"])
 @pytest.mark.parametrize(
     "level", ["normal", "hard", pytest.param("expert", marks=pytest.mark.slow)]
 )
-def test_same_seed_same_game(level: str) -> None:
+def test_same_seed_same_game(level: str, ruleset: str) -> None:
     """A match of AIs replays exactly: same seed, same actions."""
+    rules = TableRules(ruleset, no_trump=True) if ruleset == "coinche" else TableRules(ruleset)
 
     def run() -> list[tuple[int, str]]:
-        m = play_until(Match("bulgarian", decks=decks(3)), (level, "normal") * 2, 9)
+        m = play_until(Match(rules, decks=decks(3)), (level, "normal") * 2, 9)
         return list(m.actions)
 
     assert run() == run()
@@ -123,7 +130,7 @@ def test_sparring_partner_ignores_hidden_cards() -> None:
     for seed in range(80):
         if plays >= 4:
             break
-        m = Match("club", decks=decks(seed))
+        m = Match("club" if seed % 2 else "coinche", decks=decks(seed))
         stop_at = rng.randrange(12, 44)
         m = play_until(m, ("normal",) * 4, seed, stop=lambda mm, n=stop_at: len(mm.actions) >= n)
         if m.to_move is None or any(d.result is not None for d in m.deals):

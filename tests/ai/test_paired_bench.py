@@ -1,4 +1,4 @@
-"""bench/paired.py: a change to the expert's plan, measured deck by deck."""
+"""bench/studies/paired.py: a change to the expert's plan, measured deck by deck."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import pytest
 
 import engine.ai.player as player
-from bench.paired import arena_leads, changed_plan, parse_settings, saved_shipped, use_plan
+from bench.studies.paired import arena_leads, changed_plan, parse_settings, saved_shipped, use_plan
 from engine.ai.player import EXPERT_PLAN
 
 

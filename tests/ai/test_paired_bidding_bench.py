@@ -1,11 +1,11 @@
-"""bench/paired_bidding.py: a bidding change, played only where it bids otherwise."""
+"""bench/studies/paired_bidding.py: a bidding change, played only where it bids otherwise."""
 
 from __future__ import annotations
 
 import pytest
 
 import engine.ai.expert_bidding as expert_bidding
-from bench.paired_bidding import _use, calls, checked_settings
+from bench.studies.paired_bidding import _use, calls, checked_settings
 
 
 def test_a_setting_is_a_number_of_the_expert_bidding() -> None:

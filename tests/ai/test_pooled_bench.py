@@ -1,4 +1,4 @@
-"""bench/pooled.py: one change's paired runs on several seeds, read as one sample."""
+"""bench/studies/pooled.py: one change's paired runs on several seeds, read as one sample."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from bench.pooled import read_seeds, report
+from bench.studies.pooled import read_seeds, report
 
 CHANGE = {"infer_auction": True}
 
 
 def saved(tmp_path: Path, seed: int, shipped: list[float], changed: list[float], **key) -> str:
-    """A file as ``bench/paired.py --save`` writes it."""
+    """A file as ``bench/studies/paired.py --save`` writes it."""
     record = {"ruleset": "classic", "b": "sparring", "seed": seed, "deals": len(shipped)}
     record |= {"code": "abc1234", "settings": CHANGE, "shipped": shipped, "changed": changed}
     record |= key
@@ -50,7 +50,7 @@ def test_only_the_same_change_on_different_seeds_is_pooled(tmp_path: Path) -> No
         read_seeds([])
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps({"ruleset": "classic", "b": "sparring", "settings": CHANGE}))
-    with pytest.raises(SystemExit, match=r"not a bench/paired\.py --save file"):
+    with pytest.raises(SystemExit, match=r"not a bench/studies/paired\.py --save file"):
         read_seeds([a, str(broken)])
 
 

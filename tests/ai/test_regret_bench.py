@@ -1,4 +1,4 @@
-"""bench/regret.py: a decision scored by what each legal card is worth in the true deal."""
+"""bench/studies/regret.py: a decision scored by what each legal card is worth in the true deal."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from bench.regret import (
+from bench.studies.regret import (
     Spot,
     decisions_between,
     load_spots,
@@ -36,7 +36,7 @@ def test_the_best_card_has_no_regret_and_the_others_their_shortfall(monkeypatch)
     worst = min(spot.values, key=spot.values.get)
     assert spot.values[best] > spot.values[worst]  # a choice that matters
     for card in (best, worst):
-        monkeypatch.setattr("bench.regret.card_of", lambda _level, _spot, c=card: c)
+        monkeypatch.setattr("bench.studies.regret.card_of", lambda _level, _spot, c=card: c)
         assert regret(("expert", spot)) == spot.values[best] - spot.values[card]
 
 

@@ -1,8 +1,8 @@
-"""bench/selfplay.py: the card decisions with a choice at a deck's two self-play tables."""
+"""bench/studies/selfplay.py: the card decisions with a choice at a deck's two self-play tables."""
 
 from __future__ import annotations
 
-from bench.selfplay import TABLES, card_choices
+from bench.studies.selfplay import TABLES, card_choices
 from engine.ai.arena import table_seed
 
 

@@ -34,6 +34,7 @@ from engine.ai.world_search import (
     world_totals,
 )
 from engine.ai.worlds import NoWorld, SplitMix, draw_world, world_space
+from engine.options import TableRules
 from tests.ai.helpers import decks
 
 needs_c = pytest.mark.skipif(not SEARCH_COMPILED, reason="the compiled core was not built")
@@ -45,8 +46,11 @@ def positions(count: int, min_actions: int = 8, max_actions: int = 60) -> list[K
     for seed in itertools.count():
         if len(out) >= count:
             return out
-        ruleset = ("classic", "club", "bulgarian")[seed % 3]
-        m = Match(ruleset, decks=decks(seed))
+        ruleset = ("classic", "club", "bulgarian", "coinche")[seed % 4]
+        rules = (
+            TableRules(ruleset, no_trump=True, all_trump=True) if ruleset == "coinche" else ruleset
+        )
+        m = Match(rules, decks=decks(seed))
         for _ in range(random.Random(seed).randrange(min_actions, max_actions)):
             if m.to_move is None or any(d.result for d in m.deals):
                 break
@@ -142,6 +146,7 @@ def test_compiled_core_gives_the_python_totals() -> None:
                 checked += 1
     assert checked == 120
     assert rolled_out  # some budgets ran out, and the count says so
+    assert any(k.bid for k in positions(30))  # Coinche's contracts, scored by their bid
 
 
 @pytest.mark.skipif(not solver.COMPILED, reason="the compiled solver was not built")
@@ -178,8 +183,11 @@ def test_a_belote_still_in_hand_is_worth_its_20_points_to_every_card() -> None:
     better (or more, where the 20 make or set the contract)."""
     held = [
         k
-        for k in positions(80, min_actions=8, max_actions=24)
-        if any(k.hand & p == p for p in belote_pairs(k.code)) and k.kind != BULGARIAN
+        for k in positions(240, min_actions=8, max_actions=24)
+        # one pair only (All Trump has four: another seat's would count against us)
+        if any(k.hand & p == p for p in belote_pairs(k.code))
+        and k.kind != BULGARIAN
+        and k.code != AT
     ]
     assert len(held) >= 3
     for k in held[:4]:

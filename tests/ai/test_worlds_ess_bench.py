@@ -1,8 +1,8 @@
-"""bench/worlds_ess.py: what the expert's weighed worlds are worth."""
+"""bench/studies/worlds_ess.py: what the expert's weighed worlds are worth."""
 
 from __future__ import annotations
 
-from bench.worlds_ess import effective_size, positions_ess, report
+from bench.studies.worlds_ess import effective_size, positions_ess, report
 
 
 def test_equal_weights_are_worth_their_number_and_one_heavy_world_is_worth_one() -> None:

@@ -66,6 +66,11 @@ ACTIONS = [
     "contre",
     "recontre",
     *(f"bid {c}" for c in ("C", "D", "H", "S", "NT", "AT")),
+    # Coinche's calls, some of them never legal ("bid 85 H", "bid 170 S")
+    "coinche",
+    "surcoinche",
+    *(f"bid {v} {c}" for v in (80, 90, 120, 160) for c in ("C", "H", "NT", "AT")),
+    *(f"bid {v} S" for v in ("capot", "250", "generale", "Générale", "500", "85", "170")),
     *(f"play {c}" for c in CARDS),
     *(f"play {c} belote" for c in CARDS),
     *(f"play {c} melds" for c in CARDS),
@@ -149,13 +154,22 @@ def test_any_changed_action_gets_the_verdict_belote_verify_gives(idle):
 def test_the_pages_count_is_the_engines_on_many_matches(idle):
     """Matches of every ruleset played to the end at random: every deal's count, in the
     page, is the engine's (card points, last trick, melds, belote, capot, contre,
-    hanging points, rounding)."""
-    from tests.corpus.generate import genuine
+    hanging points, rounding; Coinche's bids, coinche and surcoinche, under each option)."""
+    from tests.corpus.generate import NAMES, genuine
     from tests.fakes.drand_relay import REAL_BEACONS
 
-    for i in range(45):
-        ruleset = ("classic", "club", "bulgarian")[i % 3]
-        t = genuine(ruleset, REAL_BEACONS[2] if i % 2 else None, 500 + i, (0.0, 0.3, 0.7)[i % 3])
+    option_sets = [
+        (),
+        ("no_trump", "all_trump", "generale", "bid_only"),
+        ("no_trump",),
+        ("all_trump", "bid_only"),
+        ("generale",),
+    ]
+    for i in range(60):
+        ruleset = ("classic", "club", "bulgarian", "coinche")[i % 4]
+        options = option_sets[i // 4 % 5] if ruleset == "coinche" else ()
+        beacon = REAL_BEACONS[2] if i % 2 else None
+        t = genuine(ruleset, beacon, 500 + i, (0.0, 0.3, 0.7)[i % 3], NAMES, options)
         verdict, deal = answer(idle, json.dumps(t))
         assert (verdict, deal) == ("fair", ""), (t["match"], idle.text_content("#summary"))
 

@@ -508,3 +508,159 @@ def test_a_deal_left_out_is_out_of_order(page, site, relay_ok, genuine):
     want = "Recorded as deck k=2; deal 2 is dealt from deck k=1."
     assert checks["deal 2: deck"] == ("fail", want)
     assert checks["deal 3: hands"][0] == checks["deal 3: play"][0] == "unchecked"
+
+
+# --- Coinche -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("drand", "seed", "options"),
+    [(True, 10, ("no_trump", "all_trump", "generale", "bid_only")), (False, 3, ())],
+)
+def test_a_coinche_match_passes_and_shows_its_bids(page, site, relay_ok, drand, seed, options):
+    """Every check passes, as `belote verify` says; each deal's play line and the replay
+    say the contract with its bid (capot and générale by name, the coinche)."""
+    from bot.proof.transcript import dumps
+    from engine import Contract
+    from tests.fairdeal.conftest import make_transcript
+
+    t = make_transcript("coinche", drand=drand, seed=seed, pass_bias=0.5, options=options)
+    checks = open_page(page, site, relay_ok, dumps(t))
+    assert checks and not failed(checks)
+    assert checks["table"][1].startswith("coinche" + "".join(f", {o}" for o in options) + ", 4")
+    inputs = page.text_content("#inputs-list")
+    assert ("Table options" + ", ".join(options) in inputs) == bool(options), inputs
+    words = {250: "capot", 500: "générale"}
+    for i, deal in enumerate(t.deals):
+        contract = Contract.from_dict(deal.contract)
+        if contract is None:
+            continue
+        play = checks[f"deal {i + 1}: play"][1]
+        assert f"contract {contract.text}, taken by seat {contract.taker + 1};" in play
+        page.select_option("#deal", str(i))
+        shown = page.text_content("#table .contract")
+        assert shown.startswith(f"{words.get(contract.bid, contract.bid)} ")
+        if contract.multiplier > 1:
+            assert f"×{contract.multiplier} (" in shown
+        # all eight cards dealt before the auction: every hand starts full
+        assert page.locator("#table .hand .card").count() == 32
+
+
+def test_an_unknown_option_is_refused_as_belote_verify_refuses_it(page, site, relay_ok):
+    from bot.proof.transcript import dumps
+    from tests.fairdeal.conftest import make_transcript
+
+    t = json.loads(dumps(make_transcript("coinche", seed=3, options=("bid_only",))))
+    t["options"]["reverse_belote"] = True
+    checks = open_page(page, site, relay_ok, t)
+    assert checks["table"] == (
+        "fail",
+        "Unknown option reverse_belote: the options are all_trump, bid_only, generale, "
+        "no_trump. Nothing else is checked.",
+    )
+    assert not [name for name in checks if name.startswith("deal")]
+    assert page.get_attribute("html", "data-verdict") == "unfair"
+    t["options"] = {"no_trump": "yes"}  # not true or false: not a transcript, for both
+    open_page(page, site, relay_ok, t)
+    status, text = summary(page)
+    assert status == "error" and "The options must map names to true or false." in text
+
+
+def test_the_coinche_rules_in_the_page_are_the_engines(page, site):
+    """engine.js against the engine on Coinche positions: the legal calls in every
+    auction state of many random matches (each option on and off), the reason a call is
+    refused, and the count of each deal."""
+    import random
+
+    from engine import Action, TableRules
+    from engine.match import Match
+    from tests.corpus.generate import coinche_action
+
+    # calls that are often not allowed, each for its own reason
+    BAD = ("coinche", "surcoinche", "bid 80 H", "bid 90 NT", "bid generale S", "bid H", "take")
+
+    rng = random.Random(54)
+    option_sets = [
+        (),
+        ("no_trump",),
+        ("all_trump", "generale"),
+        ("no_trump", "all_trump", "generale", "bid_only"),
+    ]
+    cases = []
+    for n in range(24):
+        options = option_sets[n % len(option_sets)]
+        decks = [rng.sample(range(32), 32) for _ in range(40)]
+        m = Match(TableRules("coinche", **dict.fromkeys(options, True)), decks=decks)
+        steps = []
+        while m.winner is None and len(m.deals) < 6:
+            seat = m.to_move
+            legal = refused = None
+            if m.phase == "bidding":
+                legal = [a.text for a in m.legal_actions(seat)]
+                refused = {
+                    bad: m.refusal(seat, Action.parse(bad)).reason
+                    for bad in BAD
+                    if bad not in legal
+                }
+            action = coinche_action(m, seat, rng, 0.4)
+            steps.append([seat, action.text, legal, refused])
+            m.apply(seat, action)
+        scores = [d.result.to_dict() if d.result else None for d in m.deals]
+        cases.append([dict.fromkeys(options, True), decks, steps, scores])
+    page.goto(f"{site.url}/verify/index.html")
+    wrong = page.evaluate(
+        """cases => {
+            const E = window.BeloteVerify.engine;
+            const same = window.BeloteVerify.checks.same;
+            const out = [];
+            for (const [options, decks, steps, scores] of cases) {
+                const m = new E.Match("coinche", (k) => decks[k], null, options);
+                for (const [seat, text, legal, refused] of steps) {
+                    if (legal !== null) {
+                        const got = m.legalBids(seat);
+                        if (got.join("|") !== legal.join("|")) out.push(["legal", legal, got]);
+                        for (const [bad, reason] of Object.entries(refused)) {
+                            try {
+                                m.apply(seat, bad);
+                                out.push(["allowed", bad]);
+                            } catch (err) {
+                                if (!(err instanceof E.EngineError)) throw err;
+                                if (err.key !== `why-${reason}`) out.push([bad, reason, err.key]);
+                            }
+                        }
+                    }
+                    m.apply(seat, text);
+                }
+                const made = m.deals.map((d) => d.result);
+                if (!same(made, scores)) out.push(["scores", scores, made]);
+            }
+            return out;
+        }""",
+        cases,
+    )
+    assert wrong == []
+
+
+def test_coinche_calls_at_another_table_are_refused_by_name(page, site):
+    page.goto(f"{site.url}/verify/index.html?lang=en")
+    said = page.evaluate(
+        """() => {
+            const E = window.BeloteVerify.engine;
+            const { say } = window.BeloteVerify.i18n;
+            const deck = Array.from({ length: 32 }, (_, c) => c);
+            const out = {};
+            for (const ruleset of ["classic", "bulgarian"]) {
+                const m = new E.Match(ruleset, () => deck, null);
+                for (const text of ["coinche", "surcoinche", "bid 80 H"]) {
+                    try { m.apply(1, text); out[`${ruleset} ${text}`] = "allowed"; }
+                    catch (err) { out[`${ruleset} ${text}`] = say(err.key, err.params); }
+                }
+            }
+            return out;
+        }"""
+    )
+    assert said["classic coinche"] == "nobody may say coinche now."
+    assert said["bulgarian surcoinche"] == "nobody may say surcoinche now."
+    assert said["classic bid 80 H"] == (
+        "a bid has no value in classic: it names a contract (bid H)."
+    )

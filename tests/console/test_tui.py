@@ -59,7 +59,7 @@ class Game:
         raise AssertionError("the player's turn never came")
 
 
-async def start_game(tmp_path: Path, tui: TableTui, **options) -> Game:
+async def start_game(tmp_path: Path, tui: TableTui, name: str = "ana", **options) -> Game:
     store = await open_store(str(tmp_path / "t.db"))
     platform = ConsolePlatform(screen=tui)
     app = BeloteApp(
@@ -71,7 +71,7 @@ async def start_game(tmp_path: Path, tui: TableTui, **options) -> Game:
     session = ConsoleSession(
         app,
         platform,
-        ConsoleOptions(default_user="ana", solo=True, seed_source="tui", **options),
+        ConsoleOptions(default_user=name, solo=True, seed_source="tui", **options),
     )
     tui.views = session.views
     tui.send = session.line

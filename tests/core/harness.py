@@ -101,13 +101,17 @@ async def make_harness(
     owner: str = "harness",
     lease_seconds: float = 10.0,
     think: Think | None = None,
+    store_options: dict[str, Any] | None = None,
     **settings: Any,
 ) -> Harness:
+    """``store_options``: more for :func:`open_store` (``busy_timeout``, ``busy_wait``)."""
     clock = FakeClock(start)
     scheduler = FakeScheduler(clock)
     platform = RecordingPlatform()
     # one name across restarts: the same process restarted takes its tables back at once
-    store = await open_store(path, owner=owner, lease_seconds=lease_seconds)
+    store = await open_store(
+        path, owner=owner, lease_seconds=lease_seconds, **(store_options or {})
+    )
     opts = {"drand": drand is not None, "render_images": False, "bot_delay": 1.0}
     opts.update(settings)
     app = BeloteApp(

@@ -3,9 +3,11 @@
 Run: python tests/corpus/generate.py
 Genuine matches of every ruleset, with drand (the beacon fetched by the real DrandClient
 from the fake relay on 127.0.0.1, which serves quicknet's real rounds) and without, played
-to the end by the engine with seeded random players; then tampered copies, each with the
-verdict and the deal (from 1) it must get. The expectation comes from what was changed,
-never from running a checker. index.json lists every case.
+to the end by the engine with seeded random players (Coinche's, with and without its table
+options, by a random player that bids like people do: mostly the next value up, sometimes
+a coinche); then tampered copies, each with the verdict and the deal (from 1) it must get.
+The expectation comes from what was changed, never from running a checker. index.json
+lists every case.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.proof.drand import DrandClient
 from bot.proof.transcript import dumps, transcript_from_match
-from engine import Action, DeckInputs, Match
+from engine import RULESETS, Action, DeckInputs, Match, TableRules
 from tests.fakes.drand_relay import drand_relay
 
 HERE = Path(__file__).resolve().parent
@@ -42,15 +44,56 @@ def play_out(match: Match, rng: random.Random, pass_bias: float) -> Match:
     return match
 
 
-def genuine(ruleset: str, beacon: Any, seed: int, pass_bias: float, names=NAMES) -> dict:
+def coinche_action(match: Match, seat: int, rng: random.Random, pass_bias: float) -> Action:
+    """A Coinche call as a random player makes it: pass (``pass_bias`` to open, more often
+    over a bid), else now and then a coinche or a surcoinche, else mostly the lowest bid
+    allowed (any contract), now and then any bid (capot, générale); in play, any legal
+    card."""
+    legal = match.legal_actions(seat)
+    if legal[0].kind != "pass":
+        return rng.choice(legal)
+    doubles = [a for a in legal if a.kind in ("coinche", "surcoinche")]
+    bids = [a for a in legal if a.kind == "bid"]
+    standing = bool(doubles) or not bids or bids[0].value != 80
+    if rng.random() < (0.5 + pass_bias / 2 if standing else pass_bias) or not (doubles or bids):
+        return legal[0]
+    if doubles and rng.random() < 0.1:
+        return doubles[0]
+    if not bids:
+        return legal[0]
+    if rng.random() < 0.08:
+        return rng.choice(bids)
+    lowest = [a for a in bids if a.value == bids[0].value]
+    return rng.choice(lowest)
+
+
+def play_out_coinche(match: Match, rng: random.Random, pass_bias: float) -> Match:
+    while match.winner is None:
+        seat = match.to_move
+        match.apply(seat, coinche_action(match, seat, rng, pass_bias))
+    return match
+
+
+def genuine(
+    ruleset: str,
+    beacon: Any,
+    seed: int,
+    pass_bias: float,
+    names=NAMES,
+    options: tuple[str, ...] = (),
+) -> dict:
     rng = random.Random(seed)
     server = rng.randbytes(32)
     seats = (rng.randbytes(16), None, rng.randbytes(16), rng.randbytes(16))
     inputs = DeckInputs(
         server, seats, beacon.round if beacon else None, beacon.randomness if beacon else None
     )
-    target = {"classic": 400, "club": 500, "bulgarian": None}[ruleset]
-    match = play_out(Match(ruleset, inputs=inputs, target=target), rng, pass_bias)
+    target = {"classic": 400, "club": 500, "bulgarian": None, "coinche": None}[ruleset]
+    rules = TableRules(ruleset, target, **dict.fromkeys(options, True))
+    if ruleset == "coinche":
+        match = play_out_coinche(Match(rules, inputs=inputs), rng, pass_bias)
+    else:
+        match = play_out(Match(ruleset, inputs=inputs, target=target), rng, pass_bias)
     t = transcript_from_match(
         match,
         match_id=f"{ruleset}-{seed}",
@@ -73,7 +116,10 @@ def replay_to(t: dict, i: int) -> Match:
         None if t["drand"] is None else t["drand"]["round"],
         None if t["drand"] is None else bytes.fromhex(t["drand"]["value"]),
     )
-    m = Match(t["ruleset"], inputs=inputs, target=t["target"])
+    rules = TableRules.from_dict(
+        {"ruleset": t["ruleset"], "target": t["target"], "options": t.get("options")}
+    )
+    m = Match(rules, inputs=inputs)
     for d in t["deals"][:i]:
         for seat, text in d["actions"]:
             m.apply(seat, text)
@@ -105,20 +151,110 @@ def false_belote(t: dict, i: int) -> bool:
 
 def thrown_in(t: dict, i: int, keep_hands: bool) -> None:
     d = t["deals"][i]
-    passes = 4 if t["ruleset"] == "bulgarian" else 8
+    rules = RULESETS[t["ruleset"]]
+    passes = 8 if rules.auction == "french" else 4
     d["actions"] = [[(d["dealer"] + 1 + j) % 4, "pass"] for j in range(passes)]
     d["contract"] = None
     d["score"] = None
-    if not keep_hands:
+    if not keep_hands:  # the cards dealt before the auction (5, or coinche's 8)
         first = [(d["dealer"] + j) % 4 for j in (1, 2, 3, 4)]
         hands: list[list[str]] = [[], [], [], []]
         pos = 0
-        for packet in (3, 2):
+        for packet in rules.packets:
             for seat in first:
                 hands[seat] += d["deck"][pos : pos + packet]
                 pos += packet
         order = {c: j for j, c in enumerate(r + s for s in "CDHS" for r in "789TJQKA")}
         d["hands"] = [sorted(h, key=order.__getitem__) for h in hands]
+
+
+def _bid_parts(text: str) -> tuple[str, str] | None:
+    """(value word, contract) of a Coinche bid text ("bid 90 H"), else None."""
+    words = text.split()
+    return (words[1], words[2]) if len(words) == 3 and words[0] == "bid" else None
+
+
+def bid_changed(t: dict, start: int) -> int | None:
+    """The last bid of the first played deal from ``start`` on made another value (80, or
+    90 when it was 80): the auction no longer gives the recorded contract. The deal's index."""
+    for i in played(t)[start:]:
+        for action in reversed(t["deals"][i]["actions"]):
+            parts = _bid_parts(action[1])
+            if parts:
+                action[1] = f"bid {'90' if parts[0] == '80' else '80'} {parts[1]}"
+                return i
+    return None
+
+
+def coinche_own_side(t: dict, start: int) -> int | None:
+    """A pass of the standing bidder's partner, before any coinche, made a coinche: only
+    an opponent may coinche. The deal's index."""
+    for i in played(t)[start:]:
+        bidder = None
+        for action in t["deals"][i]["actions"]:
+            seat, text = action
+            if text == "coinche" or text.startswith("play"):
+                break
+            if _bid_parts(text):
+                bidder = seat
+            elif text == "pass" and bidder is not None and seat % 2 == bidder % 2:
+                action[1] = "coinche"
+                return i
+    return None
+
+
+def first_scored_differently(t: dict, bid_only: bool) -> int | None:
+    """The first deal a made, undoubled contract scores differently once ``bid_only`` is
+    flipped (the takers' card points counted or not)."""
+    for i in played(t):
+        d = t["deals"][i]
+        if d["score"]["outcome"] == "made" and d["contract"]["multiplier"] == 1:
+            return i
+    return None
+
+
+def first_bid_of(t: dict, words: tuple[str, ...]) -> int | None:
+    """The first deal where someone bids one of ``words`` (a contract or "generale")."""
+    for i, d in enumerate(t["deals"]):
+        for _, text in d["actions"]:
+            parts = _bid_parts(text)
+            if parts and (parts[0] in words or parts[1] in words):
+                return i
+    return None
+
+
+def coinche_cases(t: dict, mid: int, add: Any) -> None:
+    """Tampered Coinche transcripts: the auction, the contract's doubling, the options."""
+    c = copy.deepcopy(t)
+    i = bid_changed(c, played(t).index(mid))
+    if i is not None:
+        add("bid-value", c, i + 1, "a bid's value changed (the contract is not the auction's)")
+    c = copy.deepcopy(t)
+    c["deals"][mid]["contract"]["multiplier"] = {1: 2, 2: 4, 4: 1}[
+        c["deals"][mid]["contract"]["multiplier"]
+    ]
+    add("multiplier", c, mid + 1, "the contract's multiplier (coinche) changed")
+    c = copy.deepcopy(t)
+    i = coinche_own_side(c, 0)
+    if i is not None:
+        add("coinche-own-side", c, i + 1, "a coinche by the bidding side")
+    options = t.get("options", {})
+    if options:
+        c = copy.deepcopy(t)
+        del c["options"]
+        firsts = [first_bid_of(t, ("NT", "AT", "generale"))]
+        if options.get("bid_only"):
+            firsts.append(first_scored_differently(t, bid_only=False))
+        first = min(i for i in firsts if i is not None)
+        add("options-removed", c, first + 1, "the table's options left out")
+    else:
+        c = copy.deepcopy(t)
+        c["options"] = {"bid_only": True}
+        first = first_scored_differently(t, bid_only=True)
+        add("options-added", c, None if first is None else first + 1, "bid_only added")
+    c = copy.deepcopy(t)
+    c["options"] = {**options, "reverse_belote": True}
+    add("option-unknown", c, None, "an unknown option")
 
 
 def cases(genuines: dict[str, dict]) -> list[tuple[str, Any, str, int | None, str]]:
@@ -198,12 +334,13 @@ def cases(genuines: dict[str, dict]) -> list[tuple[str, Any, str, int | None, st
             "thrown-in",
             c,
             mid + 1,
-            "a played deal rewritten as thrown in (5-card hands)"
+            "a played deal rewritten as thrown in (the first packets kept)"
             + (" [ambiguous]" if thrown(mid + 1) or thrown(mid - 1) else ""),
         )
-        c = copy.deepcopy(t)
-        thrown_in(c, mid, keep_hands=True)
-        add("thrown-in-hands", c, mid + 1, "a played deal rewritten as thrown in (hands kept)")
+        if t["ruleset"] != "coinche":  # coinche deals all 8 cards first: the same as above
+            c = copy.deepcopy(t)
+            thrown_in(c, mid, keep_hands=True)
+            add("thrown-in-hands", c, mid + 1, "a played deal rewritten as thrown in (hands kept)")
         c = copy.deepcopy(t)
         thrown_in(c, played(t)[-1], keep_hands=False)
         add(
@@ -259,6 +396,12 @@ def cases(genuines: dict[str, dict]) -> list[tuple[str, Any, str, int | None, st
         c = copy.deepcopy(t)
         del c["server_seed"]
         add("unrevealed", c, None, "no server seed", verdict="not verified")
+        if t["ruleset"] == "coinche":
+            coinche_cases(t, mid, add)
+        if t["ruleset"] == "classic":
+            c = copy.deepcopy(t)
+            c["options"] = {"no_trump": True}
+            add("option-ruleset", c, None, "a Coinche option on a classic table")
         c = copy.deepcopy(t)
         c["seats"][0]["name"] = INJECT[0]
         c["seats"][2]["name"] = INJECT[1]
@@ -293,6 +436,9 @@ def cases(genuines: dict[str, dict]) -> list[tuple[str, Any, str, int | None, st
     out.append(
         ("shape-k-infinite", json.dumps(c).replace("Infinity", "1e400"), "error", None, "k = 1e400")
     )
+    c = copy.deepcopy(g)
+    c["options"] = {"no_trump": "yes"}
+    out.append(("shape-option", c, "error", None, "an option that is not true or false"))
     return out
 
 
@@ -308,6 +454,20 @@ async def main() -> int:
             for seed, bias in ((1, 0.0), (2, 0.6)):
                 key = f"{ruleset}-{'drand' if with_drand else 'nodrand'}-{seed}"
                 genuines[key] = genuine(ruleset, beacon if with_drand else None, seed, bias)
+    # Coinche, plain and with every option; the seeds picked so that, between them, the
+    # matches hold coinche and surcoinche, bids of capot and générale, No Trump and All
+    # Trump, a side taking every trick, belotes and redeals (pass bias 0.6)
+    every = ("no_trump", "all_trump", "generale", "bid_only")
+    for options, with_drand, seed, bias in (
+        ((), True, 6, 0.0),
+        ((), False, 4, 0.6),
+        (every, True, 12, 0.0),
+        (every, False, 8, 0.6),
+    ):
+        kind = "coinche-options" if options else "coinche"
+        key = f"{kind}-{'drand' if with_drand else 'nodrand'}-{seed}"
+        drand = beacon if with_drand else None
+        genuines[key] = genuine("coinche", drand, seed, bias, NAMES, options)
     for old in HERE.glob("*.json"):
         old.unlink()
     index = []

@@ -16,8 +16,10 @@ from engine import (
     Match,
     NotYourTurn,
     Phase,
+    TableRules,
     card_points,
     cards_of,
+    options_of,
 )
 from engine.core import POINTS
 from engine.simulate import random_deal
@@ -90,7 +92,10 @@ def illegal_candidates(m: Match, rnd: random.Random) -> list[tuple[int, Action]]
             Action.take(),
             Action.contre(),
             Action.recontre(),
+            Action.coinche(),
+            Action.surcoinche(),
             *(Action.bid(t) for t in ("C", "D", "H", "S", "NT", "AT")),
+            *(Action.bid(t, v) for t in ("H", "NT", "AT") for v in (80, 120, 250, 500)),
             Action.play(0),
         ):
             if a not in legal:
@@ -100,7 +105,11 @@ def illegal_candidates(m: Match, rnd: random.Random) -> list[tuple[int, Action]]
 
 def play_random_match(ruleset: str, seed: int, deep: bool) -> Match:
     rnd = random.Random(seed)
-    m = Match(ruleset, inputs=inputs_for(seed), target=rnd.choice([None, 300, 80]))
+    target = rnd.choice([None, 300, 80])
+    rules = TableRules(ruleset, target)
+    if ruleset == "coinche":  # every option, on or off
+        rules = rules.with_changes(**{o.name: rnd.random() < 0.5 for o in options_of(ruleset)})
+    m = Match(rules, inputs=inputs_for(seed))
     steps = 0
     while m.phase is not Phase.OVER and steps < 3000:
         seat = m.to_move
@@ -121,7 +130,8 @@ def play_random_match(ruleset: str, seed: int, deep: bool) -> Match:
         if deal.result is None:
             continue
         r = deal.result
-        assert r.card_points[0] + r.card_points[1] == RAW_TOTAL[deal.contract.trump]
+        total = 162 if ruleset == "coinche" else RAW_TOTAL[deal.contract.trump]
+        assert r.card_points[0] + r.card_points[1] == total
         assert r.tricks[0] + r.tricks[1] == 8
         assert sorted(c for h in deal.hands for c in h) == list(range(32))
     return m

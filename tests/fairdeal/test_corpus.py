@@ -38,16 +38,24 @@ async def test_the_verifier_gives_each_transcript_its_verdict(case):
 
 def test_the_corpus_covers_every_ruleset_and_kind():
     genuine = [c for c in CASES if c["file"].startswith("genuine-")]
-    assert {r for c in genuine for r in ("classic", "club", "bulgarian") if r in c["file"]} == {
-        "classic",
-        "club",
-        "bulgarian",
-    }
+    rulesets = ("classic", "club", "bulgarian", "coinche")
+    assert {r for c in genuine for r in rulesets if r in c["file"]} == set(rulesets)
     assert any("-drand-" in c["file"] for c in genuine)
     assert any("-nodrand-" in c["file"] for c in genuine)
+    with_options = [c for c in genuine if '"options"' in c["text"]]
+    assert {c["file"] for c in with_options} == {
+        "genuine-coinche-options-drand-12.json",
+        "genuine-coinche-options-nodrand-8.json",
+    }
     kinds = {c["file"].split("-")[0] for c in CASES}
     for kind in ("deck24", "revoke", "thrown", "last", "no", "score", "inject", "drand"):
         assert kind in kinds
+    # Coinche's own: a bid's value, the multiplier, a coinche by the bidding side, the
+    # options removed, added, unknown or of another ruleset
+    for kind in ("bid", "multiplier", "coinche", "options", "option"):
+        assert kind in kinds
+    for ruleset in rulesets:  # every kind of tampering reaches every ruleset
+        assert sum(ruleset in c["file"] and c["verdict"] == "unfair" for c in CASES) > 60
     assert sum(c["verdict"] == "unfair" for c in CASES) > 200
 
 

@@ -59,7 +59,8 @@ def test_doc_recipe_matches_engine(checker: ModuleType) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["club_transcript", "bulgarian_transcript", "classic_redeal_transcript"]
+    "name",
+    ["club_transcript", "bulgarian_transcript", "classic_redeal_transcript", "coinche_transcript"],
 )
 def test_doc_checker_passes_real_matches(
     name: str, request: pytest.FixtureRequest, checker: ModuleType

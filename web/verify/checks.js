@@ -17,7 +17,8 @@
 
   const { QUICKNET, RECIPE, deckMaker, fromHex, isHex, sha256Sync, toHex, verifyBeacon } =
     BeloteVerify.recipe;
-  const { CARD_TEXTS, DECK_SIZE, Match, RULES, SEATS } = BeloteVerify.engine;
+  const { CARD_TEXTS, DECK_SIZE, Match, RULES, SEATS, contractText, tableProblem } =
+    BeloteVerify.engine;
 
   const PUBLIC_RELAYS = [
     "https://api.drand.sh",
@@ -199,11 +200,17 @@
       why = ["table-ruleset", { ruleset: short(t.ruleset.slice(0, 20)) }];
     else if (t.seats.length !== SEATS) why = ["table-seats", { seats: t.seats.length }];
     else if (t.target !== null && t.target <= 0) why = ["table-target", { target: t.target }];
+    else why = tableProblem(t.ruleset, t.target, t.options);
     if (why) {
       report.add("table", "fail", ...why);
       return false;
     }
-    report.add("table", "ok", "table-ok", { ruleset: t.ruleset, recipe: RECIPE });
+    // the options set, as verify.py names them: ", no_trump, generale"
+    const options = Object.keys(t.options)
+      .filter((name) => t.options[name] === true)
+      .map((name) => `, ${name}`)
+      .join("");
+    report.add("table", "ok", "table-ok", { ruleset: t.ruleset, options, recipe: RECIPE });
     return true;
   }
 
@@ -259,11 +266,11 @@
 
   const sorted = (cards) => [...cards].sort();
 
-  /** The five cards each seat holds before the auction ends, as card texts. */
-  function firstPackets(rec) {
+  /** The cards each seat holds before the auction ends (5, or 8 in coinche), as card ints. */
+  function firstPackets(rec, packets) {
     const hands = [[], [], [], []];
     let pos = 0;
-    for (const packet of [3, 2]) {
+    for (const packet of packets) {
       for (let j = 1; j < 5; j++) {
         hands[(rec.dealer + j) % 4].push(...rec.deck.slice(pos, pos + packet));
         pos += packet;
@@ -272,15 +279,15 @@
     return hands;
   }
 
-  function handsProblem(rec, deal) {
+  function handsProblem(rec, deal, packets) {
     if (rec.dealer !== deal.dealer)
       return ["hands-dealer", { seat: rec.dealer + 1, told: short(String(deal.dealer + 1)) }];
     const turned = rec.turned === null ? null : CARD_TEXTS[rec.turned];
     if (turned !== deal.turned)
       return ["hands-turned", { card: String(turned), told: short(String(deal.turned)) }];
     if (deal.hands.length !== SEATS) return ["hands-count", { count: deal.hands.length }];
-    const partial = rec.hands.length === 0; // the auction never ended: 5 cards each
-    const source = partial ? firstPackets(rec) : rec.hands;
+    const partial = rec.hands.length === 0; // the auction never ended: the first packets
+    const source = partial ? firstPackets(rec, packets) : rec.hands;
     for (let s = 0; s < SEATS; s++) {
       const dealt = sorted(source[s].map((c) => CARD_TEXTS[c]));
       const told = sorted(partial ? deal.hands[s].filter((c) => dealt.includes(c)) : deal.hands[s]);
@@ -391,7 +398,7 @@
       decks[k] = decks[k] || maker.deckInts(k);
       return decks[k];
     };
-    const match = new Match(t.ruleset, deckFor, t.target);
+    const match = new Match(t.ruleset, deckFor, t.target, t.options);
     let stopped = null;
     const parts = ["hands", "play", "score"];
     for (const [i, deal] of t.deals.entries()) {
@@ -418,7 +425,7 @@
       }
       let refused = playActions(match, i, deal);
       const rec = match.deals[i];
-      const problem = handsProblem(rec, deal);
+      const problem = handsProblem(rec, deal, match.rules.packets);
       if (problem) report.add(`deal ${n}: hands`, "fail", ...problem, n);
       else report.add(`deal ${n}: hands`, "ok", "hands-ok", {}, n);
       const over = match.deals.length > i + 1 || match.winner !== null;
@@ -451,7 +458,18 @@
         continue;
       }
       if (contract === null) report.add(`deal ${n}: play`, "ok", "play-ok-thrown", {}, n);
-      else report.add(`deal ${n}: play`, "ok", "play-ok", { count: deal.actions.length }, n);
+      else
+        report.add(
+          `deal ${n}: play`,
+          "ok",
+          "play-ok",
+          {
+            count: deal.actions.length,
+            contract: contractText(contract),
+            seat: contract.taker + 1,
+          },
+          n,
+        );
       const score = rec.result;
       if (same(score, deal.score)) {
         report.add(

@@ -1,8 +1,9 @@
-// The rules of the game, as engine/ (core.py, match.py) play them, in the browser: the
-// auction of each ruleset, the play obligations (follow, trump, overtrump, undertrump, and
+// The rules of the game, as engine/ (core.py, match.py, options.py) play them, in the
+// browser: the auction of each ruleset (Coinche's valued bids, coinche and surcoinche, and
+// its table options), the play obligations (follow, trump, overtrump, undertrump, and
 // where club and bulgarian differ), melds, belote, the count of a deal (card points, last
-// trick, capot, contre and recontre, hanging points, Bulgarian rounding) and the end of the
-// match. The page replays a transcript's actions through this, as `belote verify` replays
+// trick, capot, contre and recontre, hanging points, Bulgarian rounding, Coinche's made or
+// failed contract) and the end of the match. The page replays a transcript's actions through this, as `belote verify` replays
 // them through the engine, so both say the same of every action and every score.
 //
 // Cards are ints 0..31 (suit * 8 + rank, suits C D H S, ranks 7 8 9 T J Q K A) and hands
@@ -31,6 +32,7 @@
       dealerMustChoose: false,
       contracts: ["C", "D", "H", "S"],
       turnedCard: true,
+      packets: [3, 2],
     },
     club: {
       name: "club",
@@ -41,6 +43,7 @@
       dealerMustChoose: true,
       contracts: ["C", "D", "H", "S"],
       turnedCard: true,
+      packets: [3, 2],
     },
     bulgarian: {
       name: "bulgarian",
@@ -51,8 +54,43 @@
       dealerMustChoose: false,
       contracts: CONTRACT_TEXTS,
       turnedCard: false,
+      packets: [3, 2],
+    },
+    // all eight cards before the auction (3, 2, 3); NT and AT only as table options
+    coinche: {
+      name: "coinche",
+      target: 1000,
+      hasMelds: false,
+      auction: "coinche",
+      legal: "classic",
+      dealerMustChoose: false,
+      contracts: ["C", "D", "H", "S"],
+      turnedCard: false,
+      packets: [3, 2, 3],
     },
   };
+  /** A table's yes/no options, in engine/options.py's declaration order: the rulesets
+   * that know each. */
+  const OPTIONS = [
+    ["no_trump", ["coinche"]],
+    ["all_trump", ["coinche"]],
+    ["generale", ["coinche"]],
+    ["bid_only", ["coinche"]],
+  ];
+  const OPTION_NAMES = OPTIONS.map(([name]) => name);
+  /** The targets a table may set (engine/options.TARGET_RANGE). */
+  const TARGET_RANGE = [1, 100000];
+  /** Coinche's bids that are not a number of points (engine/contract.py). */
+  const CAPOT_BID = 250;
+  const GENERALE_BID = 500;
+  const BID_WORDS = { [CAPOT_BID]: "capot", [GENERALE_BID]: "generale" };
+  const COINCHE_VALUES = [80, 90, 100, 110, 120, 130, 140, 150, 160, CAPOT_BID, GENERALE_BID];
+  const BID_VALUES = new Map([
+    ...COINCHE_VALUES.map((v) => [String(v), v]),
+    ["capot", CAPOT_BID],
+    ["generale", GENERALE_BID],
+    ["générale", GENERALE_BID],
+  ]);
   /** What every ruleset deals: four seats, the 32-card deck. */
   const SEATS = 4;
   const DECK_SIZE = 32;
@@ -86,6 +124,15 @@
   const POINTS = [0, 1, 2, 3, 4, 5].map((code) =>
     CARD_TEXTS.map((_, c) => (isTrump(code, c) ? TRUMP_POINTS : PLAIN_POINTS)[c & 7]),
   );
+  // Coinche's No Trump and All Trump count 162 like a suit contract (engine/core.py):
+  // No Trump A T K Q J = 19 10 4 3 2; All Trump J 9 A T K Q = 14 9 6 5 3 1.
+  const COINCHE_NT_POINTS = [0, 0, 0, 10, 2, 3, 4, 19];
+  const COINCHE_AT_POINTS = [0, 0, 9, 5, 14, 1, 3, 6];
+  const COINCHE_POINTS = [
+    ...POINTS.slice(0, 4),
+    CARD_TEXTS.map((_, c) => COINCHE_NT_POINTS[c & 7]),
+    CARD_TEXTS.map((_, c) => COINCHE_AT_POINTS[c & 7]),
+  ];
   const HIGHER = [0, 1, 2, 3, 4, 5].map((code) =>
     CARD_TEXTS.map((_, c) => {
       let m = 0;
@@ -310,6 +357,67 @@
     return { totals: tot, points: pts, outcome, held };
   }
 
+  /**
+   * Coinche (engine/core.score_coinche): a bid of points is made when the takers' card
+   * points and belote reach it, capot when their side takes every trick, générale when the
+   * taker alone does. Made, not coinched: takers bid + card points (`bidOnly`: the bid),
+   * defence its card points; coinched or surcoinched: takers 160 (252 on their capot) +
+   * bid x multiplier, defence nothing. Failed: defence 160 + bid x multiplier. Belotes go
+   * to whoever announced them, on top.
+   */
+  function scoreCoinche(contract, cardPts, tricks, belotes, takerTookAll, bidOnly) {
+    const tk = contract.taker % 2;
+    const df = 1 - tk;
+    const cards = [...cardPts];
+    if (tricks[df] === 0) {
+      cards[tk] = 252;
+      cards[df] = 0;
+    } else if (tricks[tk] === 0) {
+      cards[df] = 252;
+      cards[tk] = 0;
+    }
+    const bid = contract.bid || 0;
+    const mult = contract.multiplier;
+    let made;
+    if (bid === GENERALE_BID) made = takerTookAll;
+    else if (bid === CAPOT_BID) made = tricks[df] === 0;
+    else made = cards[tk] + belotes[tk] >= bid;
+    const pts = [0, 0];
+    if (made && mult === 1) {
+      pts[tk] = bid + (bidOnly ? 0 : cards[tk]);
+      pts[df] = cards[df];
+    } else if (made) pts[tk] = (tricks[df] === 0 ? 252 : 160) + bid * mult;
+    else pts[df] = 160 + bid * mult;
+    pts[0] += belotes[0];
+    pts[1] += belotes[1];
+    const totals = [cards[0] + belotes[0], cards[1] + belotes[1]];
+    return { totals, points: pts, outcome: made ? "made" : "set", held: 0 };
+  }
+
+  /**
+   * What is wrong with a table's rules (engine/options.TableRules.from_dict): an unknown
+   * option, or one the ruleset does not know, or a target out of range, as [key, params];
+   * null when they are good. `options` is a transcript's, already names to true/false.
+   */
+  function tableProblem(ruleset, target, options) {
+    const unknown = Object.keys(options)
+      .filter((name) => !OPTION_NAMES.includes(name))
+      .sort();
+    if (unknown.length)
+      return [
+        "table-option-unknown",
+        { option: unknown[0].slice(0, 20), known: [...OPTION_NAMES].sort().join(", ") },
+      ];
+    const [low, high] = TARGET_RANGE;
+    if (target !== null && target !== undefined && !(target >= low && target <= high))
+      return ["table-target-range", { low, high }];
+    for (const [name, rulesets] of OPTIONS) {
+      if (options[name] === true && !rulesets.includes(ruleset))
+        return ["table-option-ruleset", { option: name, rulesets: rulesets.join(", ") }];
+    }
+    return null;
+  }
+
   const ROUND_UP_FROM = [6, 6, 6, 6, 6, 5];
   const BOTH_END = [6, 6, 6, 6, 5, 4];
   const SMALLER_UP = [0, 0, 0, 0, 1, 1];
@@ -372,9 +480,17 @@
     if (!words.length) throw new EngineError("why-unknown", { action: "" });
     const kind = words[0].toLowerCase();
     const rest = words.slice(1).map((w) => w.toLowerCase());
-    if (["pass", "take", "contre", "recontre"].includes(kind) && !rest.length) return { kind };
+    const words1 = ["pass", "take", "contre", "recontre", "coinche", "surcoinche"];
+    if (words1.includes(kind) && !rest.length) return { kind };
     if (kind === "bid" && rest.length === 1 && CONTRACT_TEXTS.includes(rest[0].toUpperCase()))
       return { kind, contract: rest[0].toUpperCase() };
+    if (
+      kind === "bid" &&
+      rest.length === 2 &&
+      CONTRACT_TEXTS.includes(rest[1].toUpperCase()) &&
+      BID_VALUES.has(rest[0])
+    )
+      return { kind, contract: rest[1].toUpperCase(), value: BID_VALUES.get(rest[0]) };
     if (kind === "play" && rest.length) {
       let t = words[1].toUpperCase();
       if (t.startsWith("10")) t = "T" + t.slice(2);
@@ -390,6 +506,8 @@
   }
 
   function actionText(a) {
+    if (a.kind === "bid" && a.value !== undefined)
+      return `bid ${BID_WORDS[a.value] || a.value} ${a.contract}`;
     if (a.kind === "bid") return `bid ${a.contract}`;
     if (a.kind === "play")
       return `play ${cardText(a.card)}${a.melds ? " melds" : ""}${a.belote ? " belote" : ""}`;
@@ -399,18 +517,30 @@
   // ------------------------------------------------------------------ the match
   /**
    * A match of one ruleset (engine/match.Match), dealt by `deckFor(k)` (an array of 32
-   * card ints). `apply(seat, text)` plays one action or throws EngineError, changing
+   * card ints), with the table's `options` ({no_trump: true, ...}, checked by
+   * tableProblem). `apply(seat, text)` plays one action or throws EngineError, changing
    * nothing; `deals` holds each deal as dealt, with its result once counted.
    */
   class Match {
-    constructor(ruleset, deckFor, target) {
+    constructor(ruleset, deckFor, target, options = {}) {
       const rules = RULES[ruleset];
       if (!rules) throw new EngineError("why-ruleset", { ruleset: String(ruleset).slice(0, 20) });
       if (target !== null && target !== undefined && !(Number.isInteger(target) && target > 0))
         throw new EngineError("why-target");
+      if (tableProblem(rules.name, target, options)) throw new EngineError("why-options");
       this.rules = rules;
       this.target = target ?? rules.target;
       this.deckFor = deckFor;
+      this.points = rules.auction === "coinche" ? COINCHE_POINTS : POINTS;
+      this.bidOnly = options.bid_only === true;
+      this.contracts = [
+        ...rules.contracts,
+        ...(options.no_trump === true ? ["NT"] : []),
+        ...(options.all_trump === true ? ["AT"] : []),
+      ];
+      this.bidValues = COINCHE_VALUES.filter(
+        (v) => v !== GENERALE_BID || options.generale === true,
+      );
       this.scores = [0, 0];
       this.hanging = 0;
       this.deals = [];
@@ -428,7 +558,7 @@
       this.deck = deck;
       const hands = [0, 0, 0, 0];
       let pos = 0;
-      for (const packet of [3, 2]) {
+      for (const packet of this.rules.packets) {
         for (let i = 1; i < 5; i++) {
           const seat = (this.dealer + i) % 4;
           for (const c of deck.slice(pos, pos + packet)) hands[seat] = u(hands[seat] | bit(c));
@@ -453,7 +583,9 @@
       this.contract = null;
       this.bidCode = null;
       this.bidSeat = null;
+      this.bidValue = 0; // coinche: the standing bid's value (0: none yet)
       this.mult = 1;
+      this.takerTookAll = true; // coinche's générale: the taker won every trick so far
       this.trick = [];
       this.trickSeats = [];
       this.tricksDone = 0;
@@ -468,12 +600,12 @@
 
     finishDealing() {
       const taker = this.contract.taker;
-      let pos = 20;
+      let pos = 4 * this.rules.packets.reduce((a, b) => a + b, 0);
       if (this.rules.turnedCard) {
         this.hands[taker] = u(this.hands[taker] | bit(this.turned));
         pos = 21;
       }
-      for (let i = 1; i < 5; i++) {
+      for (let i = 1; i < (pos < 32 ? 5 : 1); i++) {
         const seat = (this.dealer + i) % 4;
         const n = this.rules.turnedCard && seat === taker ? 2 : 3;
         for (const c of this.deck.slice(pos, pos + n))
@@ -494,6 +626,7 @@
         if (this.rules.dealerMustChoose && seat === this.dealer && this.passes === 7) return bids;
         return ["pass", ...bids];
       }
+      if (this.rules.auction === "coinche") return this.legalCoincheBids(seat);
       const out = ["pass"];
       const low = this.bidCode === null ? -1 : this.bidCode;
       for (const t of CONTRACT_TEXTS.slice(low + 1)) out.push(`bid ${t}`);
@@ -503,6 +636,49 @@
         else if (this.mult === 2 && sameTeam) out.push("recontre");
       }
       return out;
+    }
+
+    /** Pass; any higher bid while nobody has coinched; coinche by an opponent of the
+     * standing bidder; surcoinche by the bidding side once coinched. */
+    legalCoincheBids(seat) {
+      const out = ["pass"];
+      if (this.mult === 1) {
+        for (const v of this.bidValues) {
+          if (v <= this.bidValue) continue;
+          for (const t of this.contracts)
+            out.push(actionText({ kind: "bid", contract: t, value: v }));
+        }
+      }
+      if (this.bidSeat !== null) {
+        const sameTeam = seat % 2 === this.bidSeat % 2;
+        if (this.mult === 1 && !sameTeam) out.push("coinche");
+        else if (this.mult === 2 && sameTeam) out.push("surcoinche");
+      }
+      return out;
+    }
+
+    /** Why a Coinche call is not allowed now (engine/match._coinche_refusal). */
+    whyCoincheIllegal(seat, action) {
+      const standing = this.bidSeat !== null;
+      const sameTeam = standing && seat % 2 === this.bidSeat % 2;
+      if (action.kind === "coinche") {
+        if (!standing) return ["why-coinche-no-bid"];
+        if (this.mult > 1) return ["why-coinche-twice"];
+        return ["why-coinche-own-side"];
+      }
+      if (action.kind === "surcoinche") {
+        if (this.mult === 2 && !sameTeam) return ["why-surcoinche-defence"];
+        return ["why-surcoinche-no-coinche"];
+      }
+      if (action.kind === "bid") {
+        if (action.value === undefined) return ["why-bid-value"];
+        if (this.mult > 1) return ["why-bid-after-coinche"];
+        if (!this.contracts.includes(action.contract))
+          return ["why-bid-contract", { contract: action.contract }];
+        if (!this.bidValues.includes(action.value)) return ["why-bid-range"];
+        return ["why-bid-higher"];
+      }
+      return ["why-bid-kind"];
     }
 
     legalCards(seat) {
@@ -554,9 +730,12 @@
 
     whyBidIllegal(seat, action) {
       if (action.kind === "play") return ["why-bidding"];
+      if (this.rules.auction === "coinche") return this.whyCoincheIllegal(seat, action);
       if (action.kind === "pass") return ["why-dealer-must"];
-      if (action.kind === "contre" || action.kind === "recontre")
+      if (["contre", "recontre", "coinche", "surcoinche"].includes(action.kind))
         return ["why-no-double", { action: action.kind }];
+      if (action.kind === "bid" && action.value !== undefined)
+        return ["why-no-value", { contract: action.contract, ruleset: this.rules.name }];
       if (action.kind === "take" && !this.rules.turnedCard) return ["why-no-turned"];
       if (action.kind === "take") return ["why-take-round"];
       if (this.rules.auction === "french" && this.round === 1) return ["why-round1"];
@@ -580,6 +759,7 @@
         this.contract = { trump, taker: seat, multiplier: 1 };
         return this.finishDealing();
       }
+      if (this.rules.auction === "coinche") return this.applyCoincheBid(seat, action);
       if (action.kind === "pass") {
         this.passes++;
         if (this.bidCode === null && this.passes === 4) return this.redeal();
@@ -600,6 +780,39 @@
         } else this.mult = action.kind === "contre" ? 2 : 4;
       }
       this.toMove = next;
+    }
+
+    /** Four passes with no bid: redeal; three passes after a bid or a coinche: play; a
+     * surcoinche: play at once (engine/match._apply_coinche_bid). */
+    applyCoincheBid(seat, action) {
+      const next = (seat + 1) % 4;
+      if (action.kind === "pass") {
+        this.passes++;
+        if (this.bidSeat === null && this.passes === 4) return this.redeal();
+        if (this.bidSeat === null || this.passes < 3) {
+          this.toMove = next;
+          return;
+        }
+      } else if (action.kind === "bid") {
+        this.passes = 0;
+        this.bidCode = CONTRACT_CODE[action.contract];
+        this.bidSeat = seat;
+        this.bidValue = action.value;
+        this.toMove = next;
+        return;
+      } else if (action.kind === "coinche") {
+        this.passes = 0;
+        this.mult = 2;
+        this.toMove = next;
+        return;
+      } else this.mult = 4; // surcoinche
+      this.contract = {
+        trump: CONTRACT_TEXTS[this.bidCode],
+        taker: this.bidSeat,
+        multiplier: this.mult,
+        bid: this.bidValue,
+      };
+      this.finishDealing();
     }
 
     redeal() {
@@ -651,7 +864,8 @@
       const code = CONTRACT_CODE[this.contract.trump];
       const w = this.trickSeats[winnerIndex(code, this.trick)];
       let pts = 0;
-      for (const c of this.trick) pts += POINTS[code][c];
+      for (const c of this.trick) pts += this.points[code][c];
+      if (w !== this.contract.taker) this.takerTookAll = false;
       const last = this.tricksDone === 7;
       if (last) pts += LAST_TRICK;
       this.cardPts[w % 2] += pts;
@@ -673,17 +887,26 @@
       const code = CONTRACT_CODE[c.trump];
       const takerTeam = c.taker % 2;
       const ds =
-        this.rules.auction === "french"
-          ? scoreFrench(takerTeam, this.cardPts, this.tricksWon, this.meldPts, this.belotePts)
-          : scoreBulgarian(
-              code,
-              c.multiplier,
-              takerTeam,
+        this.rules.auction === "coinche"
+          ? scoreCoinche(
+              c,
               this.cardPts,
               this.tricksWon,
-              this.meldPts,
               this.belotePts,
-            );
+              this.takerTookAll,
+              this.bidOnly,
+            )
+          : this.rules.auction === "french"
+            ? scoreFrench(takerTeam, this.cardPts, this.tricksWon, this.meldPts, this.belotePts)
+            : scoreBulgarian(
+                code,
+                c.multiplier,
+                takerTeam,
+                this.cardPts,
+                this.tricksWon,
+                this.meldPts,
+                this.belotePts,
+              );
       const paid = [0, 0];
       if (this.hanging && (ds.outcome === "made" || ds.outcome === "set")) {
         const [p0, p1] = ds.points;
@@ -703,7 +926,7 @@
       // the same fields, in the same order, as engine.match.DealResult.to_dict()
       this.record.result = {
         k: this.k,
-        contract: { trump: c.trump, taker: c.taker, multiplier: c.multiplier },
+        contract: contractDict(c),
         card_points: [...this.cardPts],
         tricks: [...this.tricksWon],
         melds: [...this.meldPts],
@@ -734,15 +957,32 @@
 
   const CONTRACT_CODE = Object.fromEntries(CONTRACT_TEXTS.map((t, i) => [t, i]));
 
+  /** A contract as engine.contract.Contract.to_dict() writes it: `bid` only when set. */
+  function contractDict(c) {
+    const d = { trump: c.trump, taker: c.taker, multiplier: c.multiplier };
+    if (c.bid !== undefined && c.bid !== null) d.bid = c.bid;
+    return d;
+  }
+
+  /** A contract as people read it (engine.contract.Contract.text): "90 H coinche". */
+  function contractText(c) {
+    if (c.bid !== undefined && c.bid !== null)
+      return `${BID_WORDS[c.bid] || c.bid} ${c.trump}${{ 1: "", 2: " coinche", 4: " surcoinche" }[c.multiplier] ?? ""}`;
+    return `${c.trump}${{ 1: "", 2: " contre", 4: " recontre" }[c.multiplier] ?? ""}`;
+  }
+
   BeloteVerify.engine = {
     AT,
+    BID_WORDS,
     CARD_TEXTS,
+    COINCHE_POINTS,
     CARD_BY_TEXT,
     CONTRACT_TEXTS,
     DECK_SIZE,
     EngineError,
     Match,
     NT,
+    OPTIONS,
     RULES,
     SEATS,
     bestMelds,
@@ -754,7 +994,11 @@
     popcount,
     roundPair,
     scoreBulgarian,
+    scoreCoinche,
     scoreFrench,
+    contractDict,
+    contractText,
+    tableProblem,
     winnerIndex,
   };
 })();

@@ -78,6 +78,7 @@
       // the inputs list
       "in-ruleset": "Ruleset",
       "in-target": "{ruleset}, to {target}",
+      "in-options": "Table options",
       "in-commitment": "Commitment (shown before the seeds)",
       "in-seed": "Server seed (revealed at the end)",
       "in-unrevealed": "not revealed yet",
@@ -113,11 +114,17 @@
         "drand ({host}) serves {served} for round {round}, not the value the match was dealt from.",
       "table-recipe": "Unknown recipe {recipe}; this page knows {known}. Nothing else is checked.",
       "table-ruleset":
-        "Unknown ruleset {ruleset}; the bot plays classic, club and bulgarian. Nothing else is checked.",
+        "Unknown ruleset {ruleset}; the bot plays classic, club, bulgarian and coinche. Nothing else is checked.",
       "table-seats": "{seats} seats: every ruleset is played by 4. Nothing else is checked.",
       "table-target":
         "The target {target} is not a positive number of points. Nothing else is checked.",
-      "table-ok": "{ruleset}, 4 seats, the 32-card deck, recipe {recipe}.",
+      "table-option-unknown":
+        "Unknown option {option}: the options are {known}. Nothing else is checked.",
+      "table-option-ruleset":
+        "The option {option} is for {rulesets} tables only. Nothing else is checked.",
+      "table-target-range":
+        "The target must be a whole number from {low} to {high}. Nothing else is checked.",
+      "table-ok": "{ruleset}{options}, 4 seats, the 32-card deck, recipe {recipe}.",
       "inputs-server": "The server seed is not 64 hexadecimal digits.",
       "inputs-seat": "Seat {seat}'s seed is not 32 hexadecimal digits.",
       "inputs-drand": "The drand round or value cannot be read.",
@@ -141,7 +148,8 @@
       "play-not-over": "The deal is not over after its recorded actions.",
       "play-contract": "The bidding gives the contract {made}, not {told}.",
       "play-ok-thrown": "As the rules allow: everybody passed, thrown in.",
-      "play-ok": "As the rules allow: {count} actions, every bid and card legal.",
+      "play-ok":
+        "As the rules allow: contract {contract}, taken by seat {seat}; {count} actions, every bid and card legal.",
       "play-thrown-scored":
         "Recorded as thrown in, yet the totals carried into deal {n} count points scored in it: deal {m} was played.",
       "play-thrown-last":
@@ -203,6 +211,7 @@
       "why-bidding": "the bidding is not over yet.",
       "why-dealer-must": "the dealer must name a trump now (club).",
       "why-no-double": "nobody may say {action} now.",
+      "why-no-value": "a bid has no value in {ruleset}: it names a contract (bid {contract}).",
       "why-no-turned": "nothing is turned up in this ruleset.",
       "why-take-round": "the turned card can only be taken in the first round.",
       "why-round1": "in the first round a seat takes the turned suit or passes.",
@@ -222,6 +231,22 @@
       "why-belote":
         "belote is announced with the king or queen of trump, holding both: not with {card}.",
       "why-melds": "melds are declared with a seat's first card, and only when it holds one.",
+      "why-options": "the table's options are not ones its ruleset has.",
+      "why-coinche-no-bid": "there is no bid to coinche yet.",
+      "why-coinche-twice": "the bid is already coinched.",
+      "why-coinche-own-side": "only an opponent of the last bidder may coinche.",
+      "why-surcoinche-defence": "only the bidding side may surcoinche.",
+      "why-surcoinche-no-coinche": "a surcoinche answers a coinche of the seat's own side's bid.",
+      "why-bid-value": "a bid says its value and its suit (bid 80 H).",
+      "why-bid-after-coinche": "after a coinche nobody bids again: pass or surcoinche.",
+      "why-bid-contract": "{contract} is not a contract at this table.",
+      "why-bid-range": "a bid is 80 to 160 in tens, or capot (générale when the table allows it).",
+      "why-bid-higher": "a bid must be higher than the standing bid.",
+      "why-bid-kind": "in coinche a seat bids, passes, coinches or surcoinches.",
+      "bid-capot": "capot",
+      "bid-generale": "générale",
+      coinche: "coinche",
+      surcoinche: "surcoinche",
       "suit-C": "club",
       "suit-D": "diamond",
       "suit-H": "heart",
@@ -297,6 +322,7 @@
       "name-score": "donne {n} : marque",
       "in-ruleset": "Règles",
       "in-target": "{ruleset}, en {target}",
+      "in-options": "Options de la table",
       "in-commitment": "Engagement (montré avant les graines)",
       "in-seed": "Graine du serveur (révélée à la fin)",
       "in-unrevealed": "pas encore révélée",
@@ -333,12 +359,18 @@
       "table-recipe":
         "Recette inconnue {recipe} ; cette page connaît {known}. Rien d'autre n'est vérifié.",
       "table-ruleset":
-        "Règles inconnues {ruleset} ; le bot joue classic, club et bulgarian. Rien d'autre n'est vérifié.",
+        "Règles inconnues {ruleset} ; le bot joue classic, club, bulgarian et coinche. Rien d'autre n'est vérifié.",
       "table-seats":
         "{seats} places : toutes les règles se jouent à 4. Rien d'autre n'est vérifié.",
       "table-target":
         "L'objectif {target} n'est pas un nombre de points positif. Rien d'autre n'est vérifié.",
-      "table-ok": "{ruleset}, 4 places, le jeu de 32 cartes, recette {recipe}.",
+      "table-option-unknown":
+        "Option inconnue {option} : les options sont {known}. Rien d'autre n'est vérifié.",
+      "table-option-ruleset":
+        "L'option {option} n'existe qu'aux tables {rulesets}. Rien d'autre n'est vérifié.",
+      "table-target-range":
+        "L'objectif doit être un nombre entier de {low} à {high}. Rien d'autre n'est vérifié.",
+      "table-ok": "{ruleset}{options}, 4 places, le jeu de 32 cartes, recette {recipe}.",
       "inputs-server": "La graine du serveur n'est pas faite de 64 chiffres hexadécimaux.",
       "inputs-seat": "La graine de la place {seat} n'est pas faite de 32 chiffres hexadécimaux.",
       "inputs-drand": "Le tour ou la valeur de drand est illisible.",
@@ -366,7 +398,8 @@
       "play-not-over": "La donne n'est pas finie après les actions notées.",
       "play-contract": "Les enchères donnent le contrat {made}, pas {told}.",
       "play-ok-thrown": "Conforme aux règles : tout le monde a passé, donne annulée.",
-      "play-ok": "Conforme aux règles : {count} actions, chaque annonce et chaque carte permises.",
+      "play-ok":
+        "Conforme aux règles : contrat {contract}, pris par la place {seat} ; {count} actions, chaque annonce et chaque carte permises.",
       "play-thrown-scored":
         "Notée comme donne annulée, mais les totaux reportés dans la donne {n} comptent des points marqués pendant celle-ci : la donne {m} a été jouée.",
       "play-thrown-last":
@@ -427,6 +460,8 @@
       "why-bidding": "les enchères ne sont pas finies.",
       "why-dealer-must": "le donneur doit nommer un atout maintenant (club).",
       "why-no-double": "personne ne peut dire {action} maintenant.",
+      "why-no-value":
+        "une enchère n'a pas de valeur en {ruleset} : elle nomme un contrat (bid {contract}).",
       "why-no-turned": "aucune carte n'est retournée avec ces règles.",
       "why-take-round": "la carte retournée ne peut être prise qu'au premier tour.",
       "why-round1": "au premier tour, on prend la couleur retournée ou on passe.",
@@ -448,6 +483,25 @@
         "la belote s'annonce avec le roi ou la dame d'atout quand on a les deux : pas avec {card}.",
       "why-melds":
         "les annonces se déclarent avec la première carte d'une place, et seulement si elle en a.",
+      "why-options": "les options de la table n'existent pas dans ses règles.",
+      "why-coinche-no-bid": "il n'y a encore aucune enchère à coincher.",
+      "why-coinche-twice": "l'enchère est déjà coinchée.",
+      "why-coinche-own-side": "seul un adversaire du dernier enchérisseur peut coincher.",
+      "why-surcoinche-defence": "seul le camp qui a enchéri peut surcoincher.",
+      "why-surcoinche-no-coinche":
+        "on surcoinche en réponse à une coinche de l'enchère de son camp.",
+      "why-bid-value": "une enchère dit sa valeur et sa couleur (bid 80 H).",
+      "why-bid-after-coinche":
+        "après une coinche, plus personne n'enchérit : passer ou surcoincher.",
+      "why-bid-contract": "{contract} n'est pas un contrat à cette table.",
+      "why-bid-range":
+        "une enchère va de 80 à 160 par dizaines, ou capot (générale si la table le permet).",
+      "why-bid-higher": "une enchère doit être plus haute que l'enchère en cours.",
+      "why-bid-kind": "à la coinche, on enchérit, on passe, on coinche ou on surcoinche.",
+      "bid-capot": "capot",
+      "bid-generale": "générale",
+      coinche: "coinchée",
+      surcoinche: "surcoinchée",
       "suit-C": "trèfle",
       "suit-D": "carreau",
       "suit-H": "cœur",
@@ -521,6 +575,7 @@
       "name-score": "раздаване {n}: точки",
       "in-ruleset": "Правила",
       "in-target": "{ruleset}, до {target}",
+      "in-options": "Опции на масата",
       "in-commitment": "Ангажимент (показан преди семената)",
       "in-seed": "Семе на сървъра (разкрито в края)",
       "in-unrevealed": "още не е разкрито",
@@ -556,10 +611,16 @@
       "table-recipe":
         "Непозната рецепта {recipe}; тази страница знае {known}. Нищо друго не се проверява.",
       "table-ruleset":
-        "Непознати правила {ruleset}; ботът играе classic, club и bulgarian. Нищо друго не се проверява.",
+        "Непознати правила {ruleset}; ботът играе classic, club, bulgarian и coinche. Нищо друго не се проверява.",
       "table-seats": "{seats} места: всички правила се играят от 4. Нищо друго не се проверява.",
       "table-target": "Целта {target} не е положителен брой точки. Нищо друго не се проверява.",
-      "table-ok": "{ruleset}, 4 места, тесте от 32 карти, рецепта {recipe}.",
+      "table-option-unknown":
+        "Непозната опция {option}: опциите са {known}. Нищо друго не се проверява.",
+      "table-option-ruleset":
+        "Опцията {option} е само за маси {rulesets}. Нищо друго не се проверява.",
+      "table-target-range":
+        "Целта трябва да е цяло число от {low} до {high}. Нищо друго не се проверява.",
+      "table-ok": "{ruleset}{options}, 4 места, тесте от 32 карти, рецепта {recipe}.",
       "inputs-server": "Семето на сървъра не е 64 шестнадесетични цифри.",
       "inputs-seat": "Семето на място {seat} не е 32 шестнадесетични цифри.",
       "inputs-drand": "Рундът или стойността на drand не могат да се прочетат.",
@@ -585,7 +646,8 @@
       "play-not-over": "Раздаването не е свършило след записаните действия.",
       "play-contract": "Обявяването дава договор {made}, а не {told}.",
       "play-ok-thrown": "Според правилата: всички казаха „пас“, раздаването е анулирано.",
-      "play-ok": "Според правилата: {count} действия, всяка обява и карта са позволени.",
+      "play-ok":
+        "Според правилата: договор {contract}, взет от място {seat}; {count} действия, всяка обява и карта са позволени.",
       "play-thrown-scored":
         "Записано като анулирано раздаване, но сборовете, пренесени в раздаване {n}, броят точки, спечелени в него: раздаване {m} е било изиграно.",
       "play-thrown-last":
@@ -646,6 +708,7 @@
       "why-bidding": "обявяването още не е свършило.",
       "why-dealer-must": "раздаващият трябва да обяви коз сега (club).",
       "why-no-double": "никой не може да каже {action} сега.",
+      "why-no-value": "в {ruleset} обявата няма стойност: тя назовава договор (bid {contract}).",
       "why-no-turned": "по тези правила не се обръща карта.",
       "why-take-round": "обърнатата карта може да се вземе само в първия кръг.",
       "why-round1": "в първия кръг се взема обърнатият цвят или се казва „пас“.",
@@ -663,6 +726,23 @@
       "why-only": "правилата позволяват тук само {allowed}, а не {card}.",
       "why-belote": "белот се обявява с поп или дама коз, когато са и двете в ръката: не с {card}.",
       "why-melds": "комбинациите се обявяват с първата карта на мястото и само ако има такава.",
+      "why-options": "опциите на масата не са от тези на нейните правила.",
+      "why-coinche-no-bid": "още няма обява, която да се контрира.",
+      "why-coinche-twice": "обявата вече е контрирана.",
+      "why-coinche-own-side": "само противник на последния обявил може да контрира.",
+      "why-surcoinche-defence": "само обявилият отбор може да реконтрира.",
+      "why-surcoinche-no-coinche": "реконтра се казва само след контра на обявата на своя отбор.",
+      "why-bid-value": "обявата казва стойността и цвета си (bid 80 H).",
+      "why-bid-after-coinche": "след контра никой не обявява отново: пас или реконтра.",
+      "why-bid-contract": "{contract} не е договор на тази маса.",
+      "why-bid-range":
+        "обявата е от 80 до 160 през 10, или капо (женерал, ако масата го позволява).",
+      "why-bid-higher": "обявата трябва да е по-висока от текущата.",
+      "why-bid-kind": "в коанш място обявява, пасува, контрира или реконтрира.",
+      "bid-capot": "капо",
+      "bid-generale": "женерал",
+      coinche: "контра",
+      surcoinche: "реконтра",
       "suit-C": "спатия",
       "suit-D": "каро",
       "suit-H": "купа",

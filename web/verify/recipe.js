@@ -192,41 +192,6 @@
   }
 
   const FRENCH = new Set(["classic", "club"]);
-  const RULESETS = ["classic", "club", "bulgarian"];
-
-  /**
-   * The hands a deck deals, per seat in the order dealt, and the turned card.
-   * Packets go round from the dealer's next seat: 3 each, then 2 each (deck[0..19]);
-   * classic and club turn deck[20] up and, after the auction, give the taker the turned
-   * card and 2, the others 3 (deck[21..31]); bulgarian gives 3 more each (deck[20..31]).
-   * `taker` is null for a redeal (everybody passed): the hands stay at 5 cards.
-   */
-  function dealHands(ruleset, deck, dealer, taker) {
-    const order = [1, 2, 3, 4].map((i) => (dealer + i) % 4);
-    const hands = [[], [], [], []];
-    let pos = 0;
-    for (const packet of [3, 2]) {
-      for (const seat of order) {
-        hands[seat].push(...deck.slice(pos, pos + packet));
-        pos += packet;
-      }
-    }
-    const french = FRENCH.has(ruleset);
-    const turned = french ? deck[20] : null;
-    if (taker !== null && taker !== undefined) {
-      if (french) {
-        hands[taker].push(deck[20]);
-        pos = 21;
-      }
-      for (const seat of order) {
-        const n = french && seat === taker ? 2 : 3;
-        hands[seat].push(...deck.slice(pos, pos + n));
-        pos += n;
-      }
-    }
-    return { hands, turned };
-  }
-
   /** Card texts sorted as the bot lists a hand: by suit (C D H S), then 7 to ace. */
   function sortCards(cards) {
     const index = (c) => {
@@ -316,8 +281,6 @@
     hmacSha256,
     deckMaker,
     FRENCH,
-    RULESETS,
-    dealHands,
     sortCards,
     missingFrom,
     verifyBeacon,

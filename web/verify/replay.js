@@ -14,6 +14,16 @@
   const SUIT_SIGN = { C: "♣", D: "♦", H: "♥", S: "♠" };
   const trumpName = (trump) =>
     SUIT_SIGN[trump] ? `${SUIT_SIGN[trump]} ${say(`trump-${trump}`)}` : say(`trump-${trump}`);
+  /** The contract as the table says it: "90 ♥ Hearts ×2 (coinche)", "♠ Spades ×2". */
+  function contractName(contract) {
+    const words = { 250: say("bid-capot"), 500: say("bid-generale") };
+    const valued = typeof contract.bid === "number";
+    const bid = valued ? `${words[contract.bid] || contract.bid} ` : "";
+    const mult = contract.multiplier;
+    const doubled = valued ? { 2: ` (${say("coinche")})`, 4: ` (${say("surcoinche")})` } : {};
+    const times = mult > 1 ? ` ×${mult}${doubled[mult] || ""}` : "";
+    return `${bid}${trumpName(contract.trump)}${times}`;
+  }
   // The bot's replay GIF: 700 ms a card, 1.6 s on a finished trick (bot/render/replay.py).
   const CARD_MS = 700;
   const TRICK_MS = 1600;
@@ -225,10 +235,7 @@
       const info = el("div", { class: "info" });
       const nameOf = (seat) => t.seats[seat]?.name ?? String(seat + 1);
       const contractText = contract
-        ? say("taken-by", {
-            trump: `${trumpName(contract.trump)}${contract.multiplier > 1 ? ` ×${contract.multiplier}` : ""}`,
-            name: nameOf(contract.taker),
-          })
+        ? say("taken-by", { trump: contractName(contract), name: nameOf(contract.taker) })
         : say("redealt");
       info.append(el("div", { class: "contract", text: contractText }));
       if (FRENCH.has(t.ruleset) && deal.turned) {

@@ -84,6 +84,7 @@
     t.deals = list(deals, "deals").map(readDeal);
     t.target =
       data.target === undefined || data.target === null ? null : whole(data.target, "target");
+    t.options = readOptions(data.options);
     const match = need(data, "match");
     t.match = typeof match === "string" ? match : JSON.stringify(match);
     t.ruleset = text(need(data, "ruleset"), "ruleset");
@@ -95,6 +96,23 @@
         : hexField(data.server_seed, "server seed");
     t.result = data.result === undefined ? null : data.result;
     return t;
+  }
+
+  /** The table's options, {name: true/false}: what transcript.py accepts (a missing or
+   * empty field, or any value Python reads as false, is none set). */
+  function readOptions(v) {
+    const empty =
+      v === undefined ||
+      v === null ||
+      v === false ||
+      v === 0 ||
+      v === "" ||
+      (Array.isArray(v) && !v.length) ||
+      (isObject(v) && !Object.keys(v).length);
+    if (empty) return {};
+    if (!isObject(v) || !Object.values(v).every((x) => typeof x === "boolean"))
+      fail("The options must map names to true or false.");
+    return { ...v };
   }
 
   function readDeal(d, i) {

@@ -128,6 +128,9 @@
       say("in-ruleset"),
       t.target ? say("in-target", { ruleset: t.ruleset, target: t.target }) : t.ruleset,
     );
+    // the table's options (Coinche's no_trump, generale, ...), as the transcript names them
+    const options = Object.keys(t.options).filter((name) => t.options[name] === true);
+    if (options.length) add(say("in-options"), options.join(", "));
     add(say("in-commitment"), t.commitment);
     add(say("in-seed"), t.serverSeed ?? say("in-unrevealed"));
     t.seats.forEach((s, i) =>

@@ -78,20 +78,26 @@ class FakeUser:
     def permissions(self) -> int:
         return ADMIN_PERMISSIONS if self.admin else EVERYONE_PERMISSIONS
 
-    def member_payload(self) -> dict[str, Any]:
-        """A guild member as an interaction carries it (with its computed permissions)."""
+    def member_payload(self, guild: FakeGuild | None = None) -> dict[str, Any]:
+        """A guild member as an interaction carries it: its role ids, and its permissions
+        computed as Discord does (@everyone's, or-ed with each of its roles')."""
+        roles = guild.member_roles.get(self.id, []) if guild is not None else []
+        permissions = self.permissions
+        for role in guild.roles if guild is not None else []:
+            if role["id"] in roles:
+                permissions |= int(role["permissions"])
         return {
             "user": self.payload(),
             "nick": None,
             "avatar": None,
-            "roles": [],
+            "roles": list(roles),
             "joined_at": "2024-01-01T00:00:00+00:00",
             "premium_since": None,
             "deaf": False,
             "mute": False,
             "flags": 0,
             "pending": False,
-            "permissions": str(self.permissions),
+            "permissions": str(permissions),
             "communication_disabled_until": None,
         }
 
@@ -148,6 +154,22 @@ class FakeGuild:
     name: str
     owner_id: str
     channels: list[FakeChannel] = field(default_factory=list)
+    #: the server's roles (besides @everyone) as Discord writes them, and who holds which
+    roles: list[dict[str, Any]] = field(default_factory=list)
+    member_roles: dict[str, list[str]] = field(default_factory=dict)
+
+    def role_payload(self, role_id: str, name: str, permissions: int, position: int) -> dict:
+        return {
+            "id": role_id,
+            "name": name,
+            "color": 0,
+            "hoist": False,
+            "position": position,
+            "permissions": str(permissions),
+            "managed": False,
+            "mentionable": True,
+            "flags": 0,
+        }
 
     def payload(self, bot: FakeUser) -> dict[str, Any]:
         """GUILD_CREATE data: the guild, its channels, @everyone and the bot as a member."""
@@ -174,7 +196,8 @@ class FakeGuild:
                     "managed": False,
                     "mentionable": False,
                     "flags": 0,
-                }
+                },
+                *self.roles,
             ],
             "emojis": [],
             "stickers": [],

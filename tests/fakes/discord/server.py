@@ -335,6 +335,21 @@ class FakeDiscord:
         self.guilds[guild.id] = guild
         return guild
 
+    async def add_role(self, guild: FakeGuild, name: str, permissions: int = 0) -> str:
+        """A new role of ``guild`` (its id); a connected bot hears GUILD_ROLE_CREATE."""
+        role = guild.role_payload(snowflake(), name, permissions, len(guild.roles) + 1)
+        guild.roles.append(role)
+        if any(s.identified for s in self.sessions):
+            await self.dispatch("GUILD_ROLE_CREATE", {"guild_id": guild.id, "role": role})
+        return str(role["id"])
+
+    def give_role(self, guild: FakeGuild, user: FakeUser, role_id: str) -> None:
+        """``user`` holds ``role_id`` in ``guild`` from their next interaction on."""
+        guild.member_roles.setdefault(user.id, []).append(role_id)
+
+    def take_role(self, guild: FakeGuild, user: FakeUser, role_id: str) -> None:
+        guild.member_roles.get(user.id, []).remove(role_id)
+
     def add_channel(self, guild: FakeGuild, name: str = "belote") -> FakeChannel:
         channel = FakeChannel(snowflake(), guild.id, name)
         guild.channels.append(channel)
@@ -514,7 +529,7 @@ class FakeDiscord:
             "guild": guild.partial(),
             "channel_id": channel.id,
             "channel": channel.payload(),
-            "member": user.member_payload(),
+            "member": user.member_payload(guild),
             "token": new_token(),
             "version": 1,
             "locale": user.locale,

@@ -70,6 +70,25 @@ INT_FIELDS = {
 }
 BOOL_FIELDS = {"show_alert", "drop_pending_updates", "disable_notification", "has_spoiler"}
 COMMAND_RE = re.compile(r"^[a-z0-9_]{1,32}$")
+#: What Telegram sends a bot that did not list ``allowed_updates``: not ``chat_member``.
+DEFAULT_UPDATES = frozenset({"message", "edited_message", "callback_query", "my_chat_member"})
+#: An administrator's rights, as ``ChatMemberAdministrator`` lists them.
+ADMIN_RIGHTS = (
+    "can_be_edited",
+    "is_anonymous",
+    "can_manage_chat",
+    "can_delete_messages",
+    "can_manage_video_chats",
+    "can_restrict_members",
+    "can_promote_members",
+    "can_change_info",
+    "can_invite_users",
+    "can_post_stories",
+    "can_edit_stories",
+    "can_delete_stories",
+)
+#: Who an anonymous administrator's message is ``from`` (Telegram's own account).
+ANONYMOUS_ADMIN = FakeUser(1087968824, "Group", username="GroupAnonymousBot", is_bot=True)
 START_PAYLOAD_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 GROUP_METHODS = {
     "sendMessage",
@@ -116,6 +135,9 @@ class FakeTelegram:
         self.webhook: dict[str, Any] | None = None
         self._next_message_id: dict[int, int] = {}
         self._updates: deque[dict[str, Any]] = deque()
+        #: the kinds of update the bot asked for (getUpdates' or setWebhook's
+        #: ``allowed_updates``); None: Telegram's default, every kind but chat_member
+        self.allowed_updates: set[str] | None = None
         self._next_update_id = 1
         self._changed = asyncio.Condition()
         self._poller = 0  # the newest getUpdates; older waiting ones get 409 Conflict
@@ -230,6 +252,53 @@ class FakeTelegram:
             self.messages[(target.id, msg.message_id)] = msg
             self._push({"message": {**msg.to_api(), field_name: value}})
         return new
+
+    def set_admin(self, chat: FakeChat, user: FakeUser, admin: bool = True) -> None:
+        """Promote (or demote) ``user`` in ``chat``; as Telegram does, a bot that asked for
+        ``chat_member`` updates (and is an admin there) is told with one."""
+        old = "administrator" if user.id in chat.admins else "member"
+        if admin:
+            chat.admins.add(user.id)
+        else:
+            chat.admins.discard(user.id)
+        new = "administrator" if admin else "member"
+        if old == new:
+            return
+
+        def member(status: str) -> dict[str, Any]:
+            out: dict[str, Any] = {"status": status, "user": user.to_api()}
+            if status == "administrator":
+                out.update(dict.fromkeys(ADMIN_RIGHTS, False))
+            return out
+
+        self._push(
+            {
+                "chat_member": {
+                    "chat": chat.to_api(),
+                    "from": user.to_api(),
+                    "date": int(time.time()),
+                    "old_chat_member": member(old),
+                    "new_chat_member": member(new),
+                }
+            }
+        )
+
+    def send_as_group(self, chat: FakeChat, text: str) -> FakeMessage:
+        """An anonymous administrator writes: Telegram shows the group as the sender
+        (``sender_chat``) and puts ``GroupAnonymousBot`` in ``from``."""
+        msg = FakeMessage(
+            chat=chat,
+            message_id=self._new_message_id(chat.id),
+            date=int(time.time()),
+            sender=ANONYMOUS_ADMIN,
+            text=text,
+        )
+        if text.startswith("/"):
+            msg.entities = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+        msg.snapshot()
+        self.messages[(chat.id, msg.message_id)] = msg
+        self._push({"message": {**msg.to_api(), "sender_chat": chat.to_api()}})
+        return msg
 
     def private_chat(self, user: FakeUser) -> FakeChat:
         chat = self.chats.get(user.id)
@@ -379,6 +448,11 @@ class FakeTelegram:
         return value
 
     def _push(self, update: dict[str, Any]) -> None:
+        wanted = self.allowed_updates
+        if wanted is None or not wanted:
+            wanted = DEFAULT_UPDATES
+        if not wanted & set(update):  # Telegram never queues what the bot did not ask for
+            return
         update = {"update_id": self._next_update_id, **update}
         self._next_update_id += 1
         self._updates.append(update)
@@ -684,6 +758,8 @@ class FakeTelegram:
         if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret):
             raise bad_request("bad webhook: secret token contains unallowed characters")
         self.webhook = {"url": url, "secret_token": secret}
+        if params.get("allowed_updates") is not None:
+            self.allowed_updates = set(params["allowed_updates"]) or None
         if params.get("drop_pending_updates"):
             self._updates.clear()
         self._ensure_webhook_task()
@@ -704,6 +780,8 @@ class FakeTelegram:
                 "use deleteWebhook to delete the webhook first",
             )
         offset = params.get("offset") or 0
+        if params.get("allowed_updates") is not None:  # kept until changed, as Telegram does
+            self.allowed_updates = set(params["allowed_updates"]) or None
         limit = min(max(params.get("limit") or 100, 1), 100)
         timeout = max(params.get("timeout") or 0, 0)
         if offset:
@@ -876,23 +954,7 @@ class FakeTelegram:
             return {
                 "status": "administrator",
                 "user": user.to_api(),
-                **dict.fromkeys(
-                    (
-                        "can_be_edited",
-                        "is_anonymous",
-                        "can_manage_chat",
-                        "can_delete_messages",
-                        "can_manage_video_chats",
-                        "can_restrict_members",
-                        "can_promote_members",
-                        "can_change_info",
-                        "can_invite_users",
-                        "can_post_stories",
-                        "can_edit_stories",
-                        "can_delete_stories",
-                    ),
-                    False,
-                ),
+                **dict.fromkeys(ADMIN_RIGHTS, False),
             }
         return {"status": "member", "user": user.to_api()}
 
