@@ -191,7 +191,7 @@ class TableTui(App[None]):
         self._pending: list[Text] = []  # log lines before the screen is up
         self.logged: list[str] = []  # every line of the log pane, unwrapped
         self._refresh_due = False
-        self._rows: dict[str, tuple[Any, ...]] = {}
+        self._rows: dict[str, tuple[tuple[Any, ...], list[Button]]] = {}  # (items, buttons)
         self._commit: dict[str, list[tuple[str, str]]] = {}
         # the last deal's result, on the table until the next deal's first card:
         # (match "m1", the deal's number, the line)
@@ -606,8 +606,8 @@ class TableTui(App[None]):
         """A row of buttons (the hand, or the bids), rebuilt only when it changed."""
         row = self.query_one(where, HorizontalScroll)
         key = tuple(items)
-        if self._rows.get(where) != key:
-            self._rows[where] = key
+        drawn = self._rows.get(where)
+        if drawn is None or drawn[0] != key:
             row.remove_children()
             buttons = []
             for label, command in items:
@@ -621,7 +621,9 @@ class TableTui(App[None]):
                 b.command = command  # type: ignore[attr-defined]
                 buttons.append(b)
             row.mount_all(buttons)
-        for i, b in enumerate(row.query(Button)):
+            drawn = self._rows[where] = (key, buttons)
+        # the buttons just made: the old ones stay in the row until their removal is done
+        for i, b in enumerate(drawn[1]):
             b.set_class(i == selected, "selected")
 
     # --- what the player does ------------------------------------------------------------

@@ -14,9 +14,9 @@ from tests.fakes.discord import EPHEMERAL, FakeUser
 
 
 def _ids(world: World, message: dict[str, Any]) -> list[str]:
-    """The action part of each enabled button (``t1:3:0:value 90`` -> ``value 90``)."""
+    """The action part of each enabled button (``b:t1:3:0:value 90`` -> ``value 90``)."""
     return [
-        b["custom_id"].split(":", 3)[3]
+        b["custom_id"].rsplit(":", 1)[1]
         for b in world.fake.buttons(message["id"])
         if not b.get("disabled")
     ]
@@ -106,16 +106,17 @@ async def test_a_coinche_match_by_clicks(world: World) -> None:
     assert suit_labels == ["90 ♣", "90 ♦", "90 ♥", "90 ♠"]
     # someone else presses it (a forged click): refused, nothing changes
     opp = people[(run.to_move + 1) % 4]
-    forged = await fake.click(opp, hand["id"], _custom_id(world, hand, "bid 90 H"), force=True)
+    bid_90_hearts = _custom_id(world, hand, "bid 90 H")
+    forged = await fake.click(opp, hand["id"], bid_90_hearts, force=True)
     kind, text, flags = await _answer(world, forged)
     assert flags & EPHEMERAL and text == _("err-not-your-hand", "en")
     assert run.seq == seq
-    bid = await fake.click(first, hand["id"], _custom_id(world, hand, "bid 90 H"))
+    bid = await fake.click(first, hand["id"], bid_90_hearts)
     assert await bid.response() == 7
     await world.settle()
     assert list(run.match.view(None).bids) == [(people.index(first), "bid 90 H")]
     # the same button again: a double click, refused
-    again = await fake.click(first, hand["id"], _custom_id(world, hand, "bid 90 H"), force=True)
+    again = await fake.click(first, hand["id"], bid_90_hearts, force=True)
     kind, text, flags = await _answer(world, again)
     assert flags & EPHEMERAL and text == _("err-double-press", "en")
     await fake.wait_for(lambda: "90 ♥" in fake.messages[table_id]["content"])
