@@ -26,6 +26,7 @@ def table_options(args: argparse.Namespace) -> tuple[str, ...]:
     """The table options asked for on the command line, by name (``no_trump``...)."""
     return tuple(s.name for s in OPTIONS if getattr(args, f"table_{s.name}", False))
 
+
 #: The settings that are also the game's options, in the order ``--help`` shows them.
 GAME_SETTINGS = ("ruleset", "no_drand", "timer")
 

@@ -176,7 +176,9 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
         await run(interaction, words("/play", card, declare, table))
 
     @tree.command(name="bid", description="Bid: pass, take, a contract (Coinche: 90 H), contre")
-    @app_commands.describe(bid="pass, take, H, NT, contre... or at Coinche a value and a suit: 90 H")
+    @app_commands.describe(
+        bid="pass, take, H, NT, contre... or at Coinche a value and a suit: 90 H"
+    )
     @app_commands.autocomplete(bid=bids, table=tables)
     @app_commands.guild_only()
     async def bid(
