@@ -356,6 +356,7 @@ async def _run_console(
         seed_source=args.random_seed,
         ruleset=s.ruleset,
         target=args.target,
+        table_options=game_options.table_options(args),
         timer=args.timer,  # typed on the command line only: a solo table has none else
         pictures=args.pictures,
     )

@@ -19,6 +19,13 @@ import os
 from typing import Any
 
 from adapters.cli import settings_options, types
+from engine import OPTIONS
+
+
+def table_options(args: argparse.Namespace) -> tuple[str, ...]:
+    """The table options asked for on the command line, by name (``no_trump``...)."""
+    return tuple(s.name for s in OPTIONS if getattr(args, f"table_{s.name}", False))
+
 
 #: The settings that are also the game's options, in the order ``--help`` shows them.
 GAME_SETTINGS = ("ruleset", "no_drand", "timer")
@@ -32,6 +39,14 @@ def declare(parser: argparse.ArgumentParser | Any) -> None:
         metavar="N",
         help="the points that win the match (default: the ruleset's, 1000 or 151)",
     )
+    for spec in OPTIONS:  # the rulesets' table options (engine.OPTIONS): --no-trump ...
+        parser.add_argument(
+            "--" + spec.name.replace("_", "-"),
+            dest=f"table_{spec.name}",
+            action="store_true",
+            default=False,
+            help=f"{', '.join(spec.rulesets)} tables: {spec.doc}",
+        )
     parser.add_argument("--lang", metavar="LANG", help="en, fr or bg (default: from $LANG)")
     parser.add_argument(
         "--pictures",

@@ -14,6 +14,7 @@ from typing import Any
 
 from adapters.cli import types
 from bot.ops import settings
+from engine import RULESETS
 
 DB_HELP = (
     "database: a SQLite file (default belote.db) or a postgresql:// URL, which several "
@@ -67,7 +68,7 @@ RUN_OPTIONS: tuple[SettingOption, ...] = (
     ),
     SettingOption("--window", "window", "seed window (20)", types.seed_window, "S"),
     SettingOption(
-        "--ruleset", "ruleset", "new tables' rules (club)", types.ruleset, "classic|club|bulgarian"
+        "--ruleset", "ruleset", "new tables' rules (club)", types.ruleset, "|".join(RULESETS)
     ),
     SettingOption(
         "--verify-page",

@@ -47,6 +47,7 @@ class ConsoleOptions:
     interactive: bool = False  # a person types: end of input (Ctrl-D) quits like Ctrl-C
     ruleset: str | None = None  # asked for on the command line: a new solo table uses it
     target: int | None = None  # the same, for the points that win the match
+    table_options: tuple[str, ...] = ()  # the same, the ruleset's options (``no_trump``...)
     seed_source: str | None = None  # tests: device seeds derived from this, not drawn
     timer: float | None = None  # a new solo table's turn timer; None: no timer
     pictures: str | None = None  # where pictures are saved (said once in the welcome)
@@ -230,6 +231,7 @@ class ConsoleSession:
             words.append(self.options.ruleset)
         if self.options.target is not None:
             words.append(f"--target {self.options.target}")
+        words += ["--" + name.replace("_", "-") for name in self.options.table_options]
         timer = self.options.timer
         words.append(f"--timer {timer:g}" if timer else "--timer off")
         await self.say(" ".join(words), echo=False)
@@ -250,7 +252,10 @@ class ConsoleSession:
         seat = v.my_seat or int(SOLO_SEAT)
         partner = v.seats[(seat + 1) % 4]
         rules = RULESETS[v.ruleset]
-        bids = "take, pass, C D H S" if rules.auction == "french" else "pass, C D H S NT AT, contre"
+        bids = {
+            "french": "take, pass, C D H S",
+            "coinche": "pass, 80 H, 90 S, capot C, coinche, surcoinche",
+        }.get(rules.auction, "pass, C D H S NT AT, contre")
         asked_ruleset = self.options.ruleset or v.ruleset
         self.platform.notice(
             _(

@@ -39,11 +39,15 @@ from adapters.console.platform import DEFAULT_NAME, safe_line
 from bot.platform import Post, Reply
 from bot.show.i18n import _
 from bot.show.seat_view import Choice, TableView
+from bot.show.texts import value_label
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED = frozenset("DH")
 _CARD = re.compile(r"(?<![A-Za-z0-9])([789TJQKA])([CDHS])(?![A-Za-z0-9])")
 _COMMAND = re.compile(r"/(?:play|bid) (?=\S)")
+# Coinche's first step of a bid, the screen's own (never sent to the core).
+VALUE_STEP = "#value "
+VALUES_STEP = "#values"
 TABLE_LOG_KINDS = ("deal", "contract", "trick-won", "timeout", "winner", "over", "seed")
 DIM_POSTS = ("commit", "seeds", "drand")
 TRUMP_NAMES = ("NT", "AT")
@@ -82,7 +86,7 @@ def offered(choices: Sequence[Choice]) -> tuple[list[str], str | None]:
     played with or without its melds, each card is listed once and the ``nomelds`` choice
     is said once beside the list (as the chat's hand does), instead of a second copy of
     every card; typing ``7C nomelds`` still works, the core reads it."""
-    typed = [c.typed for c in choices]
+    typed = list(dict.fromkeys(c.shown or c.typed for c in choices))  # Coinche: ``90 ♥``
     plain = [c.card for c in choices if c.card is not None and c.typed == c.card]
     if not plain or any(f"{card} nomelds" not in typed for card in plain):
         return typed, None
@@ -178,6 +182,7 @@ class TableTui(App[None]):
         self.after_match: Callable[[], None] | None = None
         self.ready = asyncio.Event()
         self.show_last = False
+        self.picked_value: int | None = None  # Coinche: the value picked, before its contract
         self.selected = 0
         self.refused: Text | None = None
         self.question: str | None = None
@@ -186,7 +191,7 @@ class TableTui(App[None]):
         self._pending: list[Text] = []  # log lines before the screen is up
         self.logged: list[str] = []  # every line of the log pane, unwrapped
         self._refresh_due = False
-        self._rows: dict[str, tuple[Any, ...]] = {}
+        self._rows: dict[str, tuple[tuple[Any, ...], list[Button]]] = {}  # (items, buttons)
         self._commit: dict[str, list[tuple[str, str]]] = {}
         # the last deal's result, on the table until the next deal's first card:
         # (match "m1", the deal's number, the line)
@@ -560,6 +565,8 @@ class TableTui(App[None]):
         v = self.view
         if v is None:
             return []
+        if v.phase == "auction" and any(c.value is not None for c in v.choices):
+            return self._coinche_steps(v)
         if v.phase == "auction" and v.choices:
             return [(c.label, c.command) for c in v.choices]
         out = []
@@ -567,6 +574,18 @@ class TableTui(App[None]):
             usual = next((c for c in v.choices if c.card == card), None)
             out.append((card, usual.command if usual is not None else ""))
         return out
+
+    def _coinche_steps(self, v: TableView) -> list[tuple[str, str]]:
+        """Coinche's bids in two steps, as on the chat platforms: the values still open,
+        then the contracts of the value picked (and ◀ back to the values); pass and
+        coinche or surcoinche on both. Picking a value is this screen's own business."""
+        calls = [(c.label, c.command) for c in v.choices if c.value is None]
+        values = list(dict.fromkeys(c.value for c in v.choices if c.value is not None))
+        if self.picked_value in values:
+            bids = [(c.label, c.command) for c in v.choices if c.value == self.picked_value]
+            return [*bids, (_("label-bid-values", self.locale), VALUES_STEP), *calls]
+        steps = [(value_label(value, self.locale), f"{VALUE_STEP}{value}") for value in values]
+        return [*steps, *calls]
 
     def draw_hand(self) -> None:
         v = self.view
@@ -587,8 +606,8 @@ class TableTui(App[None]):
         """A row of buttons (the hand, or the bids), rebuilt only when it changed."""
         row = self.query_one(where, HorizontalScroll)
         key = tuple(items)
-        if self._rows.get(where) != key:
-            self._rows[where] = key
+        drawn = self._rows.get(where)
+        if drawn is None or drawn[0] != key:
             row.remove_children()
             buttons = []
             for label, command in items:
@@ -602,7 +621,9 @@ class TableTui(App[None]):
                 b.command = command  # type: ignore[attr-defined]
                 buttons.append(b)
             row.mount_all(buttons)
-        for i, b in enumerate(row.query(Button)):
+            drawn = self._rows[where] = (key, buttons)
+        # the buttons just made: the old ones stay in the row until their removal is done
+        for i, b in enumerate(drawn[1]):
             b.set_class(i == selected, "selected")
 
     # --- what the player does ------------------------------------------------------------
@@ -636,6 +657,13 @@ class TableTui(App[None]):
             await self.play(command)
 
     async def play(self, text: str) -> None:
+        if text == VALUES_STEP or text.startswith(VALUE_STEP):  # Coinche: a value picked
+            word = text.removeprefix(VALUE_STEP)
+            self.picked_value = int(word) if word.isdigit() else None
+            self.selected = 0
+            self.draw_hand()
+            return
+        self.picked_value = None
         self.refused = None
         if self.send is not None:
             await self.send(text)

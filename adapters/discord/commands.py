@@ -80,6 +80,10 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
         window="Seconds to send seeds before the deal",
         rated="Count this match for ratings",
         ai="Level of the bots that stand in",
+        no_trump="Coinche: No Trump may be bid",
+        all_trump="Coinche: All Trump may be bid",
+        generale="Coinche: générale (one player takes every trick) may be bid",
+        bid_only="Coinche: a contract made scores its bid only",
     )
     @app_commands.choices(ruleset=RULESET_CHOICES, ai=LEVEL_CHOICES)
     async def table_create(
@@ -90,7 +94,14 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
         window: app_commands.Range[int, 0, 600] | None = None,
         rated: bool | None = None,
         ai: str | None = None,
+        no_trump: bool | None = None,
+        all_trump: bool | None = None,
+        generale: bool | None = None,
+        bid_only: bool | None = None,
     ) -> None:
+        # the ruleset's table options (engine.OPTIONS), as the lobby reads them: --no-trump
+        flags = {"no_trump": no_trump, "all_trump": all_trump, "generale": generale}
+        flags["bid_only"] = bid_only
         text = words(
             "/table create",
             ruleset,
@@ -99,6 +110,7 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
             (window is not None and f"--window {window}") or None,
             (ai is not None and f"--ai {ai}") or None,
             "--rated" if rated else None,
+            *("--" + name.replace("_", "-") for name, on in flags.items() if on),
         )
         await run(interaction, text)
 
@@ -163,12 +175,15 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
     ) -> None:
         await run(interaction, words("/play", card, declare, table))
 
-    @tree.command(name="bid", description="Bid: pass, take, a contract, contre, recontre")
+    @tree.command(name="bid", description="Bid: pass, take, a contract (Coinche: 90 H), contre")
+    @app_commands.describe(
+        bid="pass, take, H, NT, contre... or at Coinche a value and a suit: 90 H"
+    )
     @app_commands.autocomplete(bid=bids, table=tables)
     @app_commands.guild_only()
     async def bid(
         interaction: discord.Interaction,
-        bid: app_commands.Range[str, 1, 10],
+        bid: app_commands.Range[str, 1, 16],
         table: str | None = None,
     ) -> None:
         await run(interaction, words("/bid", bid, table))
@@ -184,6 +199,8 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
     simple("hand", "Show your hand (only you see it)")
     simple("score", "The score of the match")
     simple("back", "Take your seat back from the bot")
+    simple("coinche", "Coinche: double the other side's bid")
+    simple("surcoinche", "Coinche: redouble after your side's bid was coinched")
 
     @tree.command(name="seed", description="Add your seed to the deal (hex)")
     @app_commands.describe(hex="Your seed, 32 hex digits")

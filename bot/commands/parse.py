@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from bot.play.table import LEVELS
 from bot.refused import Refused
 from engine import RULESETS, Action, InvalidCard, parse_card
+from engine.actions import COINCHE_VALUES
+from engine.contract import CAPOT_BID, GENERALE_BID
 
 # An id is at most 18 digits: always below 2^63, so a database can bind it.
 ID_DIGITS = 18
@@ -246,7 +248,10 @@ def card(word: str) -> int:
 
 
 PLAY_FLAGS = ("melds", "nomelds", "belote")
-BARE_BIDS = frozenset({"pass", "take", "contre", "recontre", "c", "d", "h", "s", "nt", "at"})
+BARE_BIDS = frozenset(
+    {"pass", "take", "contre", "recontre", "coinche", "surcoinche"}
+    | {"c", "d", "h", "s", "nt", "at"}
+)
 
 
 def bare_move(text: str) -> str | None:
@@ -266,20 +271,47 @@ def bare_move(text: str) -> str | None:
         return " ".join(["/play", shown, *(w.lower() for w in words[1:])])
     if len(words) == 1 and words[0].lower() in BARE_BIDS:
         return f"/bid {words[0]}"
+    if len(words) == 2 and is_bid_value(words[0]) and contract_word(words[1]) is not None:
+        return f"/bid {words[0]} {words[1]}"  # Coinche: ``90 H``, ``capot ♠``
     return None
 
 
-_CALLS = ("pass", "take", "contre", "recontre")
+_CALLS = ("pass", "take", "contre", "recontre", "coinche", "surcoinche")
 _CONTRACTS = ("C", "D", "H", "S", "NT", "AT")
+#: Coinche's values as typed: 80 to 160 in tens, ``capot`` (or 250), ``generale`` (or 500).
+_VALUES: dict[str, int] = {str(v): v for v in COINCHE_VALUES} | {
+    "capot": CAPOT_BID,
+    "generale": GENERALE_BID,
+    "générale": GENERALE_BID,
+}
 
 
-def bid(word: str) -> Action:
-    """``pass``, ``take``, ``contre``, ``recontre`` or a contract ``C D H S NT AT``."""
-    low = word.lower()
-    if low in _CALLS:
-        return Action.parse(low)
-    if word.upper() in _CONTRACTS:
-        return Action.bid(word.upper())
+def is_bid_value(word: str) -> bool:
+    """Is ``word`` a Coinche bid's value (``90``, ``capot``, ``générale``)?"""
+    return word.lower() in _VALUES
+
+
+def contract_word(word: str) -> str | None:
+    """A contract as typed (``H``, ``h``, ``♥``, ``nt``) -> ``H``; None when it is not one."""
+    text = word.replace(_EMOJI, "")
+    text = SUIT_SYMBOLS.get(text, text).upper()
+    return text if text in _CONTRACTS else None
+
+
+def bid(words: list[str]) -> Action:
+    """``pass``, ``take``, ``contre``, ``recontre``, ``coinche``, ``surcoinche``, a contract
+    ``C D H S NT AT``, or Coinche's value and contract: ``90 H``, ``capot S``, ``250 ♠``."""
+    if len(words) == 1:
+        low = words[0].lower()
+        if low in _CALLS:
+            return Action.parse(low)
+        contract = contract_word(words[0])
+        if contract is not None:
+            return Action.bid(contract)
+    if len(words) == 2 and is_bid_value(words[0]):
+        contract = contract_word(words[1])
+        if contract is not None:
+            return Action.bid(contract, _VALUES[words[0].lower()])
     raise Refused("err-bid-format")
 
 

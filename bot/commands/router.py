@@ -75,6 +75,8 @@ class CommandRouter:
             "start": ceremony.start,
             "bid": self.bid,
             "pass": self.pass_,
+            "coinche": self._call(Action.coinche()),
+            "surcoinche": self._call(Action.surcoinche()),
             "play": self.play,
             "belote": turns.belote,
             "hand": self.hand,
@@ -145,6 +147,13 @@ class CommandRouter:
             return [Reply(_("seed-how", ctx.locale))]
         if code in BUTTON_COMMANDS:  # a table's or a hand's button is its command
             return await self._handlers[code](ctx)
+        if code == "values" or code.startswith("value "):  # Coinche's bid, first step
+            word = code.removeprefix("values").removeprefix("value ").strip()
+            if word and not parse.is_bid_value(word):
+                raise Refused("err-stale-button")
+            value = parse.bid([word, "C"]).value if word else None
+            await self._turns.pick_value(ctx, t, p.seq, p.seat, value)
+            return []
         try:
             act = Action.parse(code)
         except EngineError:
@@ -158,10 +167,17 @@ class CommandRouter:
         t = self._registry.pick(ctx)
         if not ctx.args:
             raise Refused("err-bid-format")
-        action = parse.bid(ctx.args[0])
-        if len(ctx.args) > 1:
-            raise Refused("err-bid-format")
+        action = parse.bid(ctx.args)
         return await self._turns.player_action(ctx, t, action)
+
+    def _call(self, action: Action) -> Handler:
+        """``/coinche``, ``/surcoinche`` (Coinche): the same as ``/bid coinche``..."""
+
+        async def call(ctx: Ctx) -> list[Reply]:
+            t = self._registry.pick(ctx)
+            return await self._turns.player_action(ctx, t, action)
+
+        return call
 
     async def pass_(self, ctx: Ctx) -> list[Reply]:
         t = self._registry.pick(ctx)

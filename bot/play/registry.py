@@ -184,10 +184,10 @@ class TableRegistry:
                     continue
                 legal = run.match.legal_actions(seat)
             cards = tuple(dict.fromkeys(card_text(a.card) for a in legal if a.card is not None))
-            bids = tuple(
-                a.contract if a.kind == "bid" and a.contract is not None else a.kind
+            bids = tuple(  # as typed after /bid: "H", Coinche's "90 H", "coinche"
+                a.text.removeprefix("bid ") if a.kind == "bid" else a.kind
                 for a in legal
-                if a.kind in ("bid", "pass", "take", "contre", "recontre")
+                if a.kind != "play"
             )
             return Choices(tables, cards, bids)
         return Choices(tables)

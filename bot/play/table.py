@@ -207,6 +207,10 @@ class MatchRun:
     left: list[bool] = field(default_factory=lambda: [False] * SEATS)
     belote_intent: list[bool] = field(default_factory=lambda: [False] * SEATS)
     aborted: bool = False
+    # Coinche's two-step bid: seat -> (log position, value) a player picked before the
+    # contract. Not an input of the match (nothing is logged): a restart or any move
+    # shows the values again.
+    bid_draft: dict[int, tuple[int, int]] = field(default_factory=dict)
     last_action: tuple[int, str, By] | None = None  # seat, action text, by
     entries: list[LogEntry] = field(default_factory=list)
 
@@ -267,6 +271,12 @@ class MatchRun:
         return run
 
     # --- questions -----------------------------------------------------------------------
+
+    def drafted_value(self, seat: int) -> int | None:
+        """The Coinche value ``seat`` picked at this very position, if any (see
+        ``bid_draft``); a value picked before the last move is forgotten."""
+        picked = self.bid_draft.get(seat)
+        return picked[1] if picked is not None and picked[0] == self.seq else None
 
     @property
     def rules(self) -> TableRules:

@@ -130,6 +130,35 @@ class Turns:
             self.check_legal(ctx, run, my_seat, act, pressed=True)
             await self.apply(t, my_seat, act, By.PLAYER, ctx)
 
+    async def pick_value(
+        self, ctx: Ctx, t: Table, seq: int, seat: int | None, value: int | None
+    ) -> None:
+        """Coinche's bid, first step: the player picked a value (``None``: back to the
+        values); their hand is shown again with that value's contracts. Nothing of the
+        match changes and nothing is logged. Refused as a move's button would be (someone
+        else's hand, a button from before, not their turn, a value no longer open)."""
+        my_seat = t.seat_of(ctx.user.id)
+        if seat is not None and my_seat != seat:
+            raise Refused("err-not-your-hand")
+        async with self._registry.lock(t):
+            run = t.run
+            if run is None or run.over or run.match is None or my_seat is None:
+                raise Refused("err-stale-button")
+            if seq != run.seq:
+                raise Refused("err-stale-button")
+            if run.to_move != my_seat:
+                raise Refused("err-not-your-turn", name=self.mover_name(t))
+            if value is not None:
+                legal = run.match.legal_actions(my_seat)
+                bids = [a for a in legal if a.kind == "bid" and a.value == value]
+                if not bids:  # the value's first contract says why (bid higher, coinched)
+                    contract = run.match.table_rules.rules.contracts[0]
+                    self.check_legal(ctx, run, my_seat, Action.bid(contract, value), pressed=True)
+                run.bid_draft[my_seat] = (run.seq, value)
+            else:
+                run.bid_draft.pop(my_seat, None)
+            await self._dispatch.send(await self._presenter.hands(t, [my_seat]), ctx)
+
     def check_legal(
         self, ctx: Ctx, run: MatchRun, seat: int, action: Action, *, pressed: bool = False
     ) -> None:
@@ -142,6 +171,8 @@ class Turns:
             return
         loc = ctx.locale
         card = action.card
+        if action.kind != "play":
+            self._refuse_call(run, seat, action, legal, loc, pressed)
         rule = self._rule(run, seat, card, loc)
         if pressed and card is not None and card in run.match.hand(seat):
             if not any(a.card == card for a in legal):
@@ -159,6 +190,27 @@ class Turns:
             if rule is not None:
                 raise Refused("err-rule-choices", rule=_(rule, loc), choices=choices)
             raise Refused("err-card-illegal", card=texts.card_text(card), choices=choices)
+        raise Refused("err-action-illegal", choices=choices)
+
+    def _refuse_call(
+        self, run: MatchRun, seat: int, action: Action, legal: list[Action], loc: str, pressed: bool
+    ) -> None:
+        """Refuse a bid, pass or call that is not legal now: with the auction's rule when
+        the engine names one (Coinche: ``A bid must be higher than the standing bid (90
+        ♥).``), else with what may be said. Always raises."""
+        assert run.match is not None
+        why = run.match.refusal(seat, action)
+        key = None
+        if isinstance(why, IllegalAction) and why.reason is not None:
+            key = f"err-rule-{why.reason}"
+            if not (has_text(key, loc) or has_text(key)):
+                key = None
+        values = {"bid": texts.action_label(action, loc), "standing": _standing(run, loc)}
+        if pressed:
+            raise Refused(key or "err-bid-not-now", **values)
+        choices = ", ".join(texts.choices(legal, belote=run.belote_intent[seat]))
+        if key is not None:
+            raise Refused("err-rule-choices", rule=_(key, loc, **values), choices=choices)
         raise Refused("err-action-illegal", choices=choices)
 
     @staticmethod
@@ -364,6 +416,16 @@ class Turns:
         if run is None or run.to_move is None:
             return "-"
         return texts.seat_name(run.seats[run.to_move], table_locale(t))
+
+
+def _standing(run: MatchRun, loc: str) -> str:
+    """The standing bid of the auction as the table shows it (``90 ♥``); ``-`` before
+    any."""
+    assert run.match is not None
+    for _seat, bid in reversed(run.match.view(None).bids):
+        if bid.startswith("bid "):
+            return texts.action_label(Action.parse(bid), loc)
+    return "-"
 
 
 def choose_variant(

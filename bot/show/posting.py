@@ -22,6 +22,7 @@ from bot.play.table import Table
 from bot.show import render, texts
 from bot.show.i18n import _, has_text
 from engine import Action, ContractMade, DealEnded, Dealt, Event, Redealt
+from engine.contract import BID_WORDS
 
 log = logging.getLogger(__name__)
 
@@ -222,6 +223,8 @@ class Presenter:
         view = run.match.view(seat)
         legal = list(view.legal)
         rows: list[tuple[Button, ...]] = []
+        if view.contract is None and run.match.rules.auction == "coinche":
+            return self._coinche_buttons(t, seat, legal, loc)
         if view.contract is None or any(a.kind != "play" for a in legal):
             choices = [(a, a in legal) for a in texts.bid_universe(view, legal)]
             rows += _rows(
@@ -260,6 +263,45 @@ class Presenter:
                     label = _("label-play-belote", loc, card=texts.card_text(card))
                     extras.append(Button(label, button_code(t, announce[0].text, seat)))
         return _rows(cards) + _rows(extras)
+
+    def _coinche_buttons(
+        self, t: Table, seat: int, legal: list[Action], loc: str
+    ) -> list[tuple[Button, ...]]:
+        """Coinche's auction in two steps, as up to 66 bids fit no keyboard: first the
+        values still open (``80`` ... ``Capot``), then, for the value picked, one button a
+        contract (``90 ♥``) and a way back to the values. Pass and Coinche! or Surcoinche!
+        are on both. Only legal choices are shown: a value button's answer is the same
+        hand with that value's contracts (see ``Turns.pick_value``)."""
+        run = t.run
+        assert run is not None
+        values = bid_values(legal)
+        picked = run.drafted_value(seat)
+        calls = [
+            Button(
+                texts.action_label(a, loc),
+                button_code(t, a.text, seat),
+                style="danger" if a.kind != "pass" else "secondary",
+            )
+            for a in legal
+            if a.kind != "bid"
+        ]
+        if picked is not None and picked in values:
+            bids = [
+                Button(texts.action_label(a, loc), button_code(t, a.text, seat), style="primary")
+                for a in legal
+                if a.kind == "bid" and a.value == picked
+            ]
+            back = Button(_("label-bid-values", loc), button_code(t, "values", seat))
+            return _rows(bids, 4) + _rows([back, *calls])
+        steps = [
+            Button(
+                texts.value_label(v, loc),
+                button_code(t, f"value {BID_WORDS.get(v, v)}", seat),
+                style="primary",
+            )
+            for v in values
+        ]
+        return _rows(steps) + _rows(calls)
 
     def announcements(self, t: Table, events: list[Event]) -> list[Post]:
         """Melds shown, belote announced, a deal dealt again: one line to the table each,
@@ -388,6 +430,11 @@ class Presenter:
         """The match is over: the reveal first (the table and the hands show the seed
         from then on), the table, each person's final hand."""
         return [self.reveal(t), await self.table(t), *await self.final_hands(t)]
+
+
+def bid_values(legal: list[Action]) -> list[int]:
+    """The values of Coinche's legal bids, lowest first, each once."""
+    return list(dict.fromkeys(a.value for a in legal if a.kind == "bid" and a.value is not None))
 
 
 def _rows(buttons: list[Button], width: int = 5) -> list[tuple[Button, ...]]:

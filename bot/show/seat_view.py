@@ -49,8 +49,10 @@ class Choice:
 
     typed: str  # as typed in the terminal: "QH", "QH nomelds", "take", "NT"
     command: str  # the core's command: "/play QH", "/bid take"
-    label: str  # a button's label ("QH", "Take", "No Trump")
+    label: str  # a button's label ("QH", "Take", "No Trump", "90 ♥")
     card: str | None  # the card it plays, None for a bid
+    value: int | None = None  # Coinche: the bid's value (80..160, 250 capot, 500 générale)
+    shown: str = ""  # how the "you may" line writes it; Coinche's bids share one entry
 
 
 @dataclass(frozen=True)
@@ -206,13 +208,37 @@ def table_view(t: Table, user_id: str, locale: str, now: float) -> TableView:
 
 def _choices(v: Any, belote: bool, locale: str) -> tuple[Choice, ...]:
     """What may be done now, written as typed in the terminal (no ``/play``)."""
+    if any(a.kind == "bid" and a.value is not None for a in v.legal):
+        return _coinche_choices(v, locale)
     out = []
     for command in texts.choices(v.legal, belote=belote):
         typed = command.removeprefix("/play ").removeprefix("/bid ")
         words = typed.split()
         card = words[0] if command.startswith("/play ") else None
         label = typed if card is not None else _bid_label(words[0], locale)
-        out.append(Choice(typed=typed, command=command, label=label, card=card))
+        out.append(Choice(typed=typed, command=command, label=label, card=card, shown=typed))
+    return tuple(out)
+
+
+def _coinche_choices(v: Any, locale: str) -> tuple[Choice, ...]:
+    """Coinche's auction: every legal bid (a screen groups them by value), pass, and
+    coinche or surcoinche; the bids share one entry of the "you may" line."""
+    together = texts.valued_bids_command(v.legal).removeprefix("/bid ")
+    out = []
+    for a in v.legal:
+        command = texts.action_command(a)
+        typed = command.removeprefix("/bid ").lstrip("/")
+        value = a.value if a.kind == "bid" else None
+        out.append(
+            Choice(
+                typed=typed,
+                command=command,
+                label=texts.action_label(a, locale),
+                card=None,
+                value=value,
+                shown=together if value is not None else typed,
+            )
+        )
     return tuple(out)
 
 

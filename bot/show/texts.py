@@ -9,6 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from bot.show.i18n import _
 from engine import RULESETS, Action, CardPlayed, Event, MeldsShown, Redealt, card_text, cards_text
+from engine.contract import BID_WORDS
+from engine.options import OPTIONS
+
+OPTION_ORDER = tuple(spec.name for spec in OPTIONS)
 
 if TYPE_CHECKING:
     from bot.play.table import MatchRun, Seat, Table
@@ -50,9 +54,44 @@ def _header(table: str, ruleset: str, target: int, timer: int, locale: str) -> s
     return _(key, locale, table=table, ruleset=ruleset, target=target, timer=timer)
 
 
+#: The suits as the cards show them; a Coinche bid reads ``90 ♥``.
+SUIT_SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def value_label(value: int, locale: str) -> str:
+    """A Coinche bid's value as a button shows it: ``90``, ``Capot``, ``Générale``."""
+    word = BID_WORDS.get(value)
+    return _(f"bid-{word}", locale) if word is not None else str(value)
+
+
+def bid_label(value: int, contract: str, locale: str) -> str:
+    """A Coinche bid as written everywhere: ``90 ♥``, ``Capot ♠``, ``Générale NT``."""
+    trump = SUIT_SIGNS.get(contract) or _(f"contract-short-{contract}", locale)
+    return _("bid-label", locale, value=value_label(value, locale), trump=trump)
+
+
+def ruleset_text(ruleset: str, options: Any, locale: str) -> str:
+    """The ruleset as a table's header names it, with the options its table set:
+    ``coinche (No Trump, générale)``."""
+    names = [name for name in OPTION_ORDER if options and options.get(name)]
+    if not names:
+        return ruleset
+    shown = ", ".join(_(f"option-{name}", locale) for name in names)
+    return _("ruleset-options", locale, ruleset=ruleset, options=shown)
+
+
 def contract_text(contract: Any, locale: str) -> str:
     if contract is None:
         return ""
+    bid = getattr(contract, "bid", None)
+    if bid is not None:  # Coinche: the value bid, and its coinche or surcoinche
+        shown = bid_label(bid, contract.trump, locale)
+        mult = getattr(contract, "multiplier", 1)
+        if mult == 2:
+            return _("contract-coinche", locale, contract=shown)
+        if mult == 4:
+            return _("contract-surcoinche", locale, contract=shown)
+        return shown
     trump = _(f"contract-{contract.trump}", locale)
     if getattr(contract, "multiplier", 1) == 2:
         return _("contract-contre", locale, trump=trump)
@@ -67,8 +106,12 @@ def action_label(action: Action, locale: str) -> str:
         return _("label-pass", locale)
     if action.kind == "take":
         return _("label-take", locale)
+    if action.kind == "bid" and action.value is not None and action.contract is not None:
+        return bid_label(action.value, action.contract, locale)
     if action.kind == "bid":
         return _(f"contract-{action.contract}", locale)
+    if action.kind in ("coinche", "surcoinche"):
+        return _(f"label-{action.kind}", locale)
     if action.kind == "contre":
         return _("label-contre", locale)
     if action.kind == "recontre":
@@ -128,8 +171,12 @@ def action_command(action: Action) -> str:
     if action.kind == "play" and action.card is not None:
         flags = (" melds" if action.melds else "") + (" belote" if action.belote else "")
         return f"/play {card_text(action.card)}{flags}"
+    if action.kind == "bid" and action.value is not None:
+        return f"/bid {BID_WORDS.get(action.value, action.value)} {action.contract}"
     if action.kind == "bid":
         return f"/bid {action.contract}"
+    if action.kind in ("coinche", "surcoinche"):
+        return f"/{action.kind}"
     return f"/bid {action.kind}"
 
 
@@ -163,7 +210,13 @@ def table_lines(t: Table, locale: str, now: float | None = None) -> Lines:
     lines: Lines = [
         (
             "header",
-            _header(t.tid, s.ruleset, s.target or RULESETS[s.ruleset].target, int(s.timer), locale),
+            _header(
+                t.tid,
+                ruleset_text(s.ruleset, s.options, locale),
+                s.target or RULESETS[s.ruleset].target,
+                int(s.timer),
+                locale,
+            ),
         )
     ]
     run = t.run
@@ -284,11 +337,16 @@ def trick_won_line(run: MatchRun, number: int, trick: Any, locale: str) -> str:
 
 
 def _bid_text(bid: str, locale: str) -> str:
-    """A bid as the auction line shows it: ``pass``, ``take``, ``Spades``, ``contre``."""
+    """A bid as the auction line shows it: ``pass``, ``take``, ``Spades``, ``contre``,
+    Coinche's ``90 ♥`` and ``Coinche!``."""
     kind, _sep, arg = bid.partition(" ")
+    if kind == "bid" and " " in arg:
+        action = Action.parse(bid)
+        if action.value is not None and action.contract is not None:
+            return bid_label(action.value, action.contract, locale)
     if kind == "bid" and arg:
         return _(f"contract-{arg}", locale)
-    if kind in ("pass", "take", "contre", "recontre"):
+    if kind in ("pass", "take", "contre", "recontre", "coinche", "surcoinche"):
         return _(f"label-{kind}", locale)
     return bid
 
@@ -341,6 +399,19 @@ def _melds_with_every_card(legal: Any) -> bool:
     )
 
 
+def valued_bids_command(legal: Any) -> str:
+    """Coinche's bids, up to 66 of them, as one entry to type: ``/bid 90…160|capot
+    C|D|H|S`` (each value bid with each contract)."""
+    values = list(dict.fromkeys(a.value for a in legal if a.kind == "bid" and a.value))
+    contracts = list(dict.fromkeys(a.contract for a in legal if a.kind == "bid" and a.value))
+    numbers = [v for v in values if v not in BID_WORDS]
+    parts = []
+    if numbers:
+        parts.append(str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}…{numbers[-1]}")
+    parts += [BID_WORDS[v] for v in values if v in BID_WORDS]
+    return f"/bid {'|'.join(parts)} {'|'.join(contracts)}"
+
+
 def choices(legal: Any, *, belote: bool = False, melds_hint: bool = False) -> list[str]:
     """What a player may type now, one entry per choice: a card alone plays its usual
     variant (melds declared, belote if announced before), and a card that leaves a choice
@@ -348,9 +419,14 @@ def choices(legal: Any, *, belote: bool = False, melds_hint: bool = False) -> li
     ``melds_hint``: the melds choice is said once beside the list, not with every card."""
     out: list[str] = []
     cards: dict[int, list[Action]] = {}
+    valued = False
     for a in legal:
         if a.kind == "play":
             cards.setdefault(a.card, []).append(a)
+        elif a.kind == "bid" and a.value is not None:
+            if not valued:
+                out.append(valued_bids_command(legal))  # Coinche: one entry for them all
+            valued = True
         else:
             out.append(action_command(a))
     for card, variants in cards.items():

@@ -200,7 +200,7 @@ def test_the_table_speaks_the_terminal_language(tmp_path):
     term.wait_for("La belote dans le terminal : toi et trois robots à la table t1", "log")
     term.wait_for("Tu peux\\s:")
     term.type("help")
-    term.wait_for(r"/rules \[classic\|club\|bulgarian\] : les règles", "log")
+    term.wait_for(r"/hand : voir tes cartes", "log")
     term.child.sendintr()
     term.leaves("Enregistré. Tape belote pour reprendre à la table t1.")
 

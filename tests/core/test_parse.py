@@ -76,8 +76,19 @@ def test_rulesets_levels_cards_bids():
     assert card_text(parse.card("td")) == "TD" == card_text(parse.card("10D"))
     for word in ("ZZ", "T", "TDD", "ＴＤ", "T\x00"):
         assert refused(parse.card, word) == "err-card"
-    assert parse.bid("PASS") == Action.pass_() and parse.bid("nt") == Action.bid("NT")
-    assert refused(parse.bid, "7") == "err-bid-format"
+    assert parse.bid(["PASS"]) == Action.pass_() and parse.bid(["nt"]) == Action.bid("NT")
+    assert refused(parse.bid, ["7"]) == "err-bid-format"
+
+
+def test_coinche_bids_are_a_value_and_a_contract():
+    assert parse.bid(["90", "h"]) == Action.bid("H", 90)
+    assert parse.bid(["Capot", "♠"]) == Action.bid("S", 250)
+    assert parse.bid(["générale", "nt"]) == Action.bid("NT", 500)
+    assert parse.bid(["coinche"]) == Action.coinche()
+    assert parse.bid(["surcoinche"]) == Action.surcoinche()
+    for words in (["85", "H"], ["90"], ["90", "X"], ["90", "H", "S"], ["170", "H"]):
+        assert refused(parse.bid, words) == "err-bid-format", words
+    assert parse.bare_move("90 H") == "/bid 90 H" and parse.bare_move("capot s") == "/bid capot s"
 
 
 def test_button_payloads():

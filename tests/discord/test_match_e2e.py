@@ -58,7 +58,7 @@ async def test_whole_match_with_restart(world: World, db: Any) -> None:
     assert {"create", "join", "leave", "start", "addbot", "close"} <= subs
     create = next(o for o in table_cmd["options"] if o["name"] == "create")
     ruleset = next(o for o in create["options"] if o["name"] == "ruleset")
-    assert {c["value"] for c in ruleset["choices"]} == {"classic", "club", "bulgarian"}
+    assert {c["value"] for c in ruleset["choices"]} == {"classic", "club", "bulgarian", "coinche"}
 
     # --- the lobby -----------------------------------------------------------------------
     created = await fake.slash(

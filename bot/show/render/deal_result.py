@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from bot.show.render import encode, paint, text, theme
 from bot.show.render.history import last_trick_team
-from bot.show.render.views import get
+from bot.show.render.views import bid_value_word, doubling_word, get
 
 WIDTH = 900
 HEADER_H = 70
@@ -42,7 +42,7 @@ def result_rows(result: Any, last_team: int | None) -> list[tuple[str, tuple[int
     """(source, (team 0, team 1)) rows that sum to ``result.totals``."""
     contract = get(result, "contract")
     trump = get(contract, "trump")
-    factor = 2 if trump == "NT" else 1
+    factor = 2 if trump == "NT" and get(contract, "bid") is None else 1  # Coinche: 162 already
     cards = list(get(result, "card_points"))
     tricks = get(result, "tricks")
     capot = get(result, "capot")
@@ -108,6 +108,10 @@ def compose_deal_result(
     label = text.fit(label, title, 360)
     draw.text((24, HEADER_H // 2), label, font=title, fill=theme.HEADER_INK, anchor="lm")
     x = 24 + text.text_width(label, title) + 20
+    if get(contract, "bid") is not None:  # Coinche: the value bid, before the trump
+        value = bid_value_word(get(contract, "bid"), tr)
+        draw.text((x, HEADER_H // 2), value, font=title, fill=theme.HEADER_INK, anchor="lm")
+        x += text.text_width(value, title) + 10
     x = (
         paint.contract_mark(
             img,
@@ -125,7 +129,7 @@ def compose_deal_result(
     mult = get(contract, "multiplier", 1)
     small_bold = text.font(20, bold=True)
     if mult > 1:
-        dbl = tr("Contre") if mult == 2 else tr("Recontre")
+        dbl = doubling_word(contract, tr)
         w = paint.pill_width(dbl, small_bold, 10)
         paint.pill(
             draw,

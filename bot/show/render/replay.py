@@ -17,7 +17,9 @@ from PIL import Image, ImageDraw
 from bot.show.render import cards, paint, text, theme
 from bot.show.render.history import Play, tricks_of
 from bot.show.render.order import sort_hand
+from bot.show.render.views import bid_value_word
 from engine import card_points
+from engine.core import COINCHE_POINTS
 
 WIDTH, HEIGHT = 1000, 760
 HEADER_H = 70
@@ -159,12 +161,15 @@ def compose_replay(
             + 10
         )
         who = shown[contract.taker]
+        if contract.bid is not None:  # Coinche: the value bid before the taker's name
+            who = f"{bid_value_word(contract.bid, tr)} · {who}"
         if contract.multiplier > 1:
-            who = (
-                tr("{name}, contre").format(name=who)
-                if contract.multiplier == 2
-                else tr("{name}, recontre").format(name=who)
-            )
+            coinche = contract.bid is not None
+            if contract.multiplier == 2:
+                shape = "{name}, coinche" if coinche else "{name}, contre"
+            else:
+                shape = "{name}, surcoinche" if coinche else "{name}, recontre"
+            who = tr(shape).format(name=who)
         fnt = text.font_for(who, 22)
         draw.text(
             (x, HEADER_H // 2),
@@ -198,9 +203,7 @@ def compose_replay(
                 note[play.seat] = tr("Melds")
             winner = trick.winner if i == len(trick.plays) - 1 else None
             if winner is not None:  # the trick's last card
-                pts = sum(card_points(p.card, contract.trump) for p in trick.plays) + (
-                    10 if n == 8 else 0
-                )
+                pts = sum(_points(p.card, contract) for p in trick.plays) + (10 if n == 8 else 0)
                 won[winner % 2] += pts
                 status = tr("Trick {number}: {name} +{points}").format(
                     number=n, name=shown[winner], points=pts
@@ -292,3 +295,11 @@ def render_replay(
         disposal=1,
     )
     return buf.getvalue()
+
+
+def _points(card: int, contract: Any) -> int:
+    """A card's points under the deal's contract (Coinche's No Trump and All Trump count
+    to 162 by their own table)."""
+    if contract.bid is not None:
+        return COINCHE_POINTS[contract.code][card]
+    return card_points(card, contract.trump)

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from bot.show.render import cards, encode, paint, text, theme
 from bot.show.render.hand import SEAT_BASE
-from bot.show.render.views import bid_words
+from bot.show.render.views import bid_value_word, bid_words, doubling_word
 
 WIDTH, HEIGHT = 1000, 740
 HEADER_H = 96
@@ -210,6 +210,10 @@ def _header(
         label = tr("Contract")
         draw.text((30, y), label, font=small, fill=theme.INK_DIM, anchor="lm")
         x = 30 + text.text_width(label, small) + 10
+        if getattr(contract, "bid", None) is not None:  # Coinche: the value bid, first
+            value = bid_value_word(contract.bid, tr)
+            draw.text((x, y), value, font=fnt, fill=theme.HEADER_INK, anchor="lm")
+            x += text.text_width(value, fnt) + 8
         x = (
             paint.contract_mark(
                 img,
@@ -229,7 +233,7 @@ def _header(
         draw.rounded_rectangle((x, y - 6, x + 12, y + 6), 3, fill=theme.TEAM[team])
         x += 20
         if contract.multiplier > 1:
-            dbl = tr("Contre") if contract.multiplier == 2 else tr("Recontre")
+            dbl = doubling_word(contract, tr)
             pw = paint.pill_width(dbl, fnt, 12)
             names_w = max(60, WIDTH - 300 - x - pw)
             team_names = text.fit(team_names, text.font_for(team_names, 22, True), names_w)
