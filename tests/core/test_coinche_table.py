@@ -132,6 +132,7 @@ async def test_a_coinche_auction_by_buttons_and_commands_with_every_refusal(tmp_
     contract = t.run.match.view(None).contract
     assert contract is not None and contract.bid == 90 and contract.multiplier == 4
     assert "90 ♥, surcoinched (x4)" in h.last("table:1").text
+    await h.app.stop()
 
 
 async def test_typed_bids_in_french_and_a_whole_match(tmp_path):
@@ -171,3 +172,4 @@ async def test_typed_bids_in_french_and_a_whole_match(tmp_path):
     assert t.run.over and t.run.match.winner is not None
     results = h.posts("result:")
     assert results and any("Capot ♥" in p.text or "80 ♣" in p.text for p in results)
+    await h.app.stop()
