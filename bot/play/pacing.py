@@ -122,9 +122,12 @@ class TakeTurns:
             if fut.done():  # cancelled while it waited
                 heapq.heappop(self._waiting)
                 continue
-            limit = self._when_crowded if self._crowded else self._at_once
-            if later and self._narrowed:
-                limit = min(limit, self._while_busy)
+            if later:
+                limit = self._when_crowded if self._crowded else self._at_once
+                if self._narrowed:
+                    limit = min(limit, self._while_busy)
+            else:  # a table taken over: its players saw it stop; as many at once as quiet
+                limit = self._at_once
             if self._holding >= limit:
                 return
             heapq.heappop(self._waiting)
