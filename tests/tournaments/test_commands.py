@@ -182,3 +182,15 @@ async def test_a_server_admin_drops_a_player_from_a_ladder(app) -> None:
     assert "Player3" in r.text and t.players["test:3"].status == "out"
     [r] = await cmd(app, user(1), "/ladder drop Player3")
     assert not r.ok  # already out
+
+
+async def test_a_coinche_tournament_and_ladder(app) -> None:
+    """Coinche is a ruleset like the others for events: named, shown, and its tables' rules."""
+    [r] = await cmd(app, user(1), "/tournament create roundrobin Coupe --ruleset coinche")
+    assert r.ok, r.text
+    [info] = await cmd(app, user(2), "/tournament info")
+    assert "coinche" in info.text
+    [r] = await cmd(app, user(1, admin=True), "/ladder create --ruleset coinche")
+    assert r.ok, r.text
+    [info] = await cmd(app, user(2), "/ladder info")
+    assert "coinche" in info.text
