@@ -665,6 +665,7 @@ class TableTui(App[None]):
             return
         self.picked_value = None
         self.refused = None
+        self.selected = 0  # the next turn's choices start at their first, not where this was
         if self.send is not None:
             await self.send(text)
         self.redraw()

@@ -62,9 +62,10 @@ async def test_a_bid_is_a_value_then_a_contract_picked_with_the_arrows_and_enter
             assert game.view.bids == ((2, "80 ♦"), (3, "90 ♠"), (4, "Pass"), (1, "Pass"))
             auction = game.shown("#info").split("\n")
             assert auction[:3] == ["Auction", "ana: 80 ♦", "Bruno: 90 ♠"], auction
-            # and the values still open start above the standing 90 ♠
+            # and the values still open start above the standing 90 ♠, the first one lit
             row = [label.strip("[]") for label in bids_row(tui)]
             assert row[0] == "100" and "80" not in row and "90" not in row
+            assert bids_row(tui)[0] == "[100]"
             assert row[-2:] == ["Pass", "Coinche!"]
         finally:
             await game.app.stop()
