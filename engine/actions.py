@@ -88,7 +88,7 @@ class Action:
         if kind == "bid" and len(rest) == 1 and rest[0].upper() in CONTRACT_TEXTS:
             return cls.bid(rest[0].upper())
         if kind == "bid" and len(rest) == 2 and rest[1].upper() in CONTRACT_TEXTS:
-            value = _BID_VALUES.get(rest[0])
+            value = BID_VALUES.get(rest[0])
             if value is not None:
                 return cls.bid(rest[1].upper(), value)
         if kind == "play" and rest:
@@ -125,7 +125,7 @@ _SURCOINCHE = Action("surcoinche")
 _WORDS = {a.kind: a for a in (_PASS, _TAKE, _CONTRE, _RECONTRE, _COINCHE, _SURCOINCHE)}
 #: Coinche's bid values as typed: 80, 90, ... 160, capot (or 250), générale (or 500).
 COINCHE_VALUES: tuple[int, ...] = (*range(80, 161, 10), CAPOT_BID, GENERALE_BID)
-_BID_VALUES: dict[str, int] = {str(v): v for v in COINCHE_VALUES} | {
+BID_VALUES: dict[str, int] = {str(v): v for v in COINCHE_VALUES} | {
     "capot": CAPOT_BID,
     "generale": GENERALE_BID,
     "générale": GENERALE_BID,

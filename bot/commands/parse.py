@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from bot.play.table import LEVELS
 from bot.refused import Refused
 from engine import RULESETS, Action, InvalidCard, parse_card
-from engine.actions import COINCHE_VALUES
-from engine.contract import CAPOT_BID, GENERALE_BID
+from engine.actions import BID_VALUES
 
 # An id is at most 18 digits: always below 2^63, so a database can bind it.
 ID_DIGITS = 18
@@ -278,17 +277,32 @@ def bare_move(text: str) -> str | None:
 
 _CALLS = ("pass", "take", "contre", "recontre", "coinche", "surcoinche")
 _CONTRACTS = ("C", "D", "H", "S", "NT", "AT")
-#: Coinche's values as typed: 80 to 160 in tens, ``capot`` (or 250), ``generale`` (or 500).
-_VALUES: dict[str, int] = {str(v): v for v in COINCHE_VALUES} | {
-    "capot": CAPOT_BID,
-    "generale": GENERALE_BID,
-    "générale": GENERALE_BID,
-}
+
+
+@dataclass(frozen=True)
+class ValueStep:
+    """A press on a Coinche hand's first step: a value (its contracts come next), or
+    ``None``, back to the values."""
+
+    value: int | None
+
+
+def value_step(code: str) -> ValueStep | None:
+    """``value 90``, ``value capot``, ``values`` -> the step; None when ``code`` is not
+    one. A value that is no bid's is a stale (or forged) button."""
+    if code == "values":
+        return ValueStep(None)
+    if not code.startswith("value "):
+        return None
+    value = BID_VALUES.get(code.removeprefix("value ").lower())
+    if value is None:
+        raise Refused("err-stale-button")
+    return ValueStep(value)
 
 
 def is_bid_value(word: str) -> bool:
     """Is ``word`` a Coinche bid's value (``90``, ``capot``, ``générale``)?"""
-    return word.lower() in _VALUES
+    return word.lower() in BID_VALUES
 
 
 def contract_word(word: str) -> str | None:
@@ -311,7 +325,7 @@ def bid(words: list[str]) -> Action:
     if len(words) == 2 and is_bid_value(words[0]):
         contract = contract_word(words[1])
         if contract is not None:
-            return Action.bid(contract, _VALUES[words[0].lower()])
+            return Action.bid(contract, BID_VALUES[words[0].lower()])
     raise Refused("err-bid-format")
 
 

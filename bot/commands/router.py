@@ -147,12 +147,8 @@ class CommandRouter:
             return [Reply(_("seed-how", ctx.locale))]
         if code in BUTTON_COMMANDS:  # a table's or a hand's button is its command
             return await self._handlers[code](ctx)
-        if code == "values" or code.startswith("value "):  # Coinche's bid, first step
-            word = code.removeprefix("values").removeprefix("value ").strip()
-            if word and not parse.is_bid_value(word):
-                raise Refused("err-stale-button")
-            value = parse.bid([word, "C"]).value if word else None
-            await self._turns.pick_value(ctx, t, p.seq, p.seat, value)
+        if (step := parse.value_step(code)) is not None:  # Coinche's bid, first step
+            await self._turns.pick_value(ctx, t, p.seq, p.seat, step.value)
             return []
         try:
             act = Action.parse(code)

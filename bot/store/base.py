@@ -262,10 +262,10 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def open_tables(self) -> list[TableRow]: ...
 
+    @abc.abstractmethod
     async def channel_tables(self, channel: str) -> list[TableRow]:
         """The channel's tables that are not closed, in the database: every process's,
-        not only the ones this process runs."""
-        return [r for r in await self.open_tables() if r.channel == channel]
+        not only the ones this process runs (asked at every ``/table create``)."""
 
     @abc.abstractmethod
     async def table(self, table_id: int) -> TableRow | None: ...
@@ -779,8 +779,6 @@ class SQLiteStore(Store):
             return [_table(r) for r in await cur.fetchall()]
 
     async def channel_tables(self, channel: str) -> list[TableRow]:
-        # asked at every /table create: the channel's rows only, not every open table's
-        # decoded and filtered (1,000 tables opened in 24 s instead of 6 that way)
         async with self._conn.execute(
             "SELECT * FROM tables WHERE channel = ? AND status != 'closed' ORDER BY id", (channel,)
         ) as cur:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.actions import COINCHE_VALUES
+from engine.actions import BID_VALUES
 from engine.ai.tables import AT, CONTRACT_CODES, CONTRACT_TEXTS, NT, SUIT_MASK, bits
 from engine.contract import BID_WORDS, CAPOT_BID
 from engine.errors import EngineError
@@ -124,7 +124,7 @@ def coinche_state(
         if text.startswith("bid "):
             words = text.split()
             code, seat, mult = CONTRACT_CODES[words[-1]], s, 1
-            value = _BID_VALUES.get(words[1], 0) if len(words) == 3 else 0
+            value = BID_VALUES.get(words[1], 0) if len(words) == 3 else 0
         elif text in ("contre", "coinche"):
             mult = 2
         elif text in ("recontre", "surcoinche"):
@@ -258,7 +258,6 @@ def _defence(hand: int, code: int) -> float:
 
 # ---------------------------------------------------------------- Coinche
 # A value's text as the engine writes it ("80".."160", "capot", "generale") and back.
-_BID_VALUES: dict[str, int] = {BID_WORDS.get(v, str(v)): v for v in COINCHE_VALUES}
 # The side's card points (and belote) a hand foresees for each contract with a partner it
 # knows nothing of: ``A + B x strength(hand)`` with the hand's 8 cards, fitted on 6,000
 # random deals per contract played out by the rules of thumb (the search's playout), the
@@ -327,9 +326,9 @@ def sure_capot(hand: int, code: int) -> bool:
 def parse_coinche_bid(text: str) -> tuple[int, int] | None:
     """(value, contract code) of a Coinche bid's text (``bid 90 H``), else None."""
     words = text.split()
-    if len(words) != 3 or words[0] != "bid" or words[1] not in _BID_VALUES:
+    if len(words) != 3 or words[0] != "bid" or words[1] not in BID_VALUES:
         return None
-    return _BID_VALUES[words[1]], CONTRACT_CODES[words[2]]
+    return BID_VALUES[words[1]], CONTRACT_CODES[words[2]]
 
 
 def coinche_bid_text(value: int, code: int) -> str:

@@ -209,3 +209,12 @@ async def test_a_card_written_as_shown_is_played_on_every_platform(tmp_path):
     assert all(r.ok for r in replies), replies
     assert run.seq > before and legal[0].card not in run.match.hand(0)
     await h.app.stop()
+
+
+def test_a_coinche_value_button_is_read_by_the_parser():
+    assert parse.value_step("value 90") == parse.ValueStep(90)
+    assert parse.value_step("value capot") == parse.ValueStep(250)
+    assert parse.value_step("values") == parse.ValueStep(None)
+    assert parse.value_step("bid 90 H") is None and parse.value_step("valuesX") is None
+    for forged in ("value 85", "value ", "value 90 H", "value capotX"):
+        assert refused(parse.value_step, forged) == "err-stale-button", forged
