@@ -14,7 +14,7 @@ import asyncio
 import gc
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.commands.inputs import Ctx
@@ -34,15 +34,18 @@ from bot.play.hooks import Hooks
 from bot.play.journal import Journal
 from bot.play.lobby import Lobby, NewTables
 from bot.play.registry import TableRegistry
+from bot.play.seat_links import SeatLinks
 from bot.play.stats import Stats
 from bot.play.table import MatchRun, Table
 from bot.play.tournament_tables import MatchResults, TournamentTables
 from bot.play.turns import Think, Turns
+from bot.play.watch import TableWatch
+from bot.play.web_door import WebDoor
 from bot.refused import Refused
 from bot.show.dispatch import Dispatch, answer
 from bot.show.i18n import _
 from bot.show.posting import Presenter, Renderer
-from bot.show.seat_view import TableView, seat_views
+from bot.show.seat_view import TableView, seat_views, table_view
 from bot.store import LeaseLost, LogEntry, Store, StoreUnavailable, TableDeadline, TableRow
 from bot.store.leases import LeaseKeeper
 from bot.tournaments.tables import TableRequest
@@ -74,6 +77,9 @@ class Settings:
     # the bot's public address (BELOTE_PUBLIC_URL): /verify then links to the page its own
     # HTTP server serves there, <public_url>/verify/ (bot.ops.verify_site)
     public_url: str | None = None
+    #: the key the web table's links are signed with (bot.play.seat_links.derive_key);
+    #: None: no web table, ``/web`` says so
+    web_key: bytes | None = field(default=None, repr=False)
     long_running: bool = False  # a bot process of its own: tune the garbage collector
 
     @property
@@ -136,8 +142,11 @@ class BeloteApp:
         lags = self.stats.deadline_lags if s.record_latency else None
         deadlines = Deadlines(self.scheduler, self.clock, s.pause, self._on_due, lags)
         self._deadlines = deadlines
-        journal = Journal(store, self.clock, deadlines, registry, self._shelved)
-        presenter = Presenter(self.clock, Renderer() if s.render_images else None)
+        #: told of every change of a table run here (``watch.listen``): the web table
+        self.watch = TableWatch()
+        journal = Journal(store, self.clock, deadlines, registry, self._shelved, self.watch)
+        web_on = s.web_key is not None and s.public_url is not None
+        presenter = Presenter(self.clock, Renderer() if s.render_images else None, web=web_on)
         dispatch = Dispatch(self.platform)
         self.ceremony = ceremony = Ceremony(
             registry,
@@ -212,6 +221,10 @@ class BeloteApp:
             tournament_press=self._tournament_press,
         )
         self.router.handle("settings", community.command)
+        #: the web table's links (None: off); the web adapter checks the tokens with them
+        self.links = SeatLinks(s.web_key) if web_on and s.web_key is not None else None
+        self.web = WebDoor(registry, self.links, s.public_url, self.clock)
+        self.router.handle("web", self.web.command)
         self.router.handle_press(SETTINGS_PRESS, community.press)
 
     # --- the documented entry points -------------------------------------------------------
@@ -280,6 +293,14 @@ class BeloteApp:
         return seat_views(
             self.registry.seated(user.id, channel), user.id, user.locale, self.clock.now()
         )
+
+    def table_view(self, user: User, table_id: int) -> TableView | None:
+        """Table ``table_id`` as ``user`` may see it now, seated or not (the web table's
+        snapshot); None when it is not run here."""
+        t = self.registry.get(table_id)
+        if t is None:
+            return None
+        return table_view(t, user.id, user.locale, self.clock.now())
 
     @property
     def tables(self) -> Mapping[int, Table]:
@@ -377,6 +398,7 @@ class BeloteApp:
         if run is not None and not run.over and run.match is not None:
             posts += await self._presenter.hands(t, list(range(4)))
         await self._dispatch.send(posts)
+        self.watch.changed(t.id)
 
     def drop_tables(self, ids: set[int], quiet: bool = False) -> None:
         """Another process holds these tables now: stop running them here at once
@@ -385,6 +407,7 @@ class BeloteApp:
         for tid in ids:
             t = self.registry.drop(tid)
             if t is not None:
+                self.watch.changed(tid)  # its watchers read it from the database now
                 self._deadlines.disarm(t)
                 self.ceremony.stop_drand(t)
                 if not quiet:

@@ -39,6 +39,9 @@ class Button:
     action: str
     enabled: bool = True
     style: str = "secondary"  # "primary" | "secondary" | "success" | "danger"
+    #: a link button: it opens this address (the web table) instead of coming back as a
+    #: press; ``action`` is then unused
+    url: str | None = None
 
 
 Buttons = tuple[tuple[Button, ...], ...]

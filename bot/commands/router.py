@@ -29,7 +29,7 @@ TournamentPress = Callable[[Ctx, str], Awaitable[list[Reply]]]
 
 TOURNAMENT_COMMANDS = ("tournament", "ladder", "stats", "leaderboard")  # bot.tournaments
 #: The buttons that do what their command does, at the button's table.
-BUTTON_COMMANDS = frozenset({"hand", "join", "start", "addbot", "back"})
+BUTTON_COMMANDS = frozenset({"hand", "join", "start", "addbot", "back", "web"})
 
 
 class CommandRouter:

@@ -44,20 +44,24 @@ def page_url(public_url: str | None, verify_page: str | None) -> str | None:
 
 
 class VerifySite:
-    """Serves the files of ``root`` (web/verify) under ``/verify/``."""
+    """Serves the files of ``root`` (web/verify) under ``prefix`` (``/verify/``), each with
+    ``policy`` as its Content-Security-Policy (the web table's page is served the same
+    way, with its own folder and policy)."""
 
-    def __init__(self, root: Path = PAGE_DIR) -> None:
+    def __init__(self, root: Path = PAGE_DIR, prefix: str = PREFIX, policy: str = POLICY) -> None:
         self.root = root.resolve()
+        self.prefix = prefix
+        self.policy = policy
 
     def register(self, router: web.UrlDispatcher) -> None:
         if not (self.root / "index.html").is_file():  # an install without web/ beside it
-            log.warning("no browser check to serve: %s/index.html is missing", self.root)
-        router.add_get(PREFIX, self._to_folder)
-        router.add_get(PREFIX + "/", self._file)
-        router.add_get(PREFIX + "/{path:.+}", self._file)
+            log.warning("no page to serve: %s/index.html is missing", self.root)
+        router.add_get(self.prefix, self._to_folder)
+        router.add_get(self.prefix + "/", self._file)
+        router.add_get(self.prefix + "/{path:.+}", self._file)
 
     async def _to_folder(self, request: web.Request) -> web.Response:
-        raise web.HTTPMovedPermanently(PREFIX + "/")
+        raise web.HTTPMovedPermanently(self.prefix + "/")
 
     async def _file(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info.get("path", "") or "index.html"
@@ -66,7 +70,7 @@ class VerifySite:
             raise web.HTTPNotFound(text="Not found.")
         kind = _TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0]
         headers = {
-            "Content-Security-Policy": POLICY,
+            "Content-Security-Policy": self.policy,
             "X-Content-Type-Options": "nosniff",
             "Referrer-Policy": "no-referrer",
             "Cache-Control": "no-cache",

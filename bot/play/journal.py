@@ -16,6 +16,7 @@ from bot.play.deadlines import Deadlines
 from bot.play.entries import Ended, Entry, entry
 from bot.play.registry import TableRegistry
 from bot.play.table import MatchRun, Table
+from bot.play.watch import TableWatch
 from bot.store import LeaseLost, LogEntry, MatchRow, Store, StoreUnavailable, TableRow, Write
 from engine import Event
 
@@ -35,12 +36,14 @@ class Journal:
         deadlines: Deadlines,
         registry: TableRegistry,
         on_shelved: Callable[[Table], None] | None = None,
+        watch: TableWatch | None = None,
     ) -> None:
         self._store = store
         self._clock = clock
         self._deadlines = deadlines
         self._registry = registry
         self._on_shelved = on_shelved  # a table left memory: rebuild it when the store is back
+        self._watch = watch or TableWatch()  # told after each commit (the web table's sockets)
 
     async def new_table_id(self) -> int:
         return await self._store.new_table_id()
@@ -55,6 +58,7 @@ class Journal:
     async def save(self, t: Table) -> None:
         """Commit the table's row (seats, status, settings)."""
         await self._store.write(Write(tables=[t.row(self._clock.now())]))
+        self._watch.changed(t.id)
 
     async def start(self, t: Table, start: LogEntry, row: MatchRow) -> None:
         """Commit a new match (its row, its start entry, the table) and arm its first
@@ -64,6 +68,7 @@ class Journal:
         w.deadlines[t.id] = dl
         await self._store.write(w)
         self._deadlines.arm(t, dl)
+        self._watch.changed(t.id)
 
     async def record(
         self, t: Table, entries: list[Entry], *, save_table: bool = False
@@ -114,6 +119,7 @@ class Journal:
                 self._deadlines.arm(fresh, self._deadlines.later(fresh, now + RETRY_AFTER))
             raise
         self._deadlines.arm(t, dl)
+        self._watch.changed(t.id)
         return events
 
     async def reload(self, t: Table) -> Table | None:
@@ -127,6 +133,7 @@ class Journal:
         if row.match_id is not None:
             stored.run = MatchRun.replay(await self._store.log(row.match_id), t.id)
         t.reset_to(stored)
+        self._watch.changed(t.id)
         return t
 
     def _shelve(self, t: Table) -> None:

@@ -47,11 +47,13 @@ def table_locale(t: Table) -> str:
 
 
 class Presenter:
-    """State to posts. ``renderer``: the pictures (None: text only)."""
+    """State to posts. ``renderer``: the pictures (None: text only); ``web``: the bot
+    serves the web table (the table message offers it beside "Show my hand")."""
 
-    def __init__(self, clock: Clock, renderer: Renderer | None) -> None:
+    def __init__(self, clock: Clock, renderer: Renderer | None, *, web: bool = False) -> None:
         self._clock = clock
         self._render = renderer
+        self._web = web
         self._versions = itertools.count(1)
 
     @property
@@ -128,7 +130,10 @@ class Presenter:
                 row.append(Button(_("label-start", loc), button_code(t, "start"), style="primary"))
             buttons = (tuple(row),)
         elif run is not None and run.match is not None and not run.over:
-            buttons = ((Button(_("label-hand", loc), button_code(t, "hand")),),)
+            row = [Button(_("label-hand", loc), button_code(t, "hand"))]
+            if self._web:
+                row.append(Button(_("label-web", loc), button_code(t, "web")))
+            buttons = (tuple(row),)
         return self.post(
             t, f"table:{t.id}", texts.join(lines), image=image, buttons=buttons, lines=lines
         )

@@ -10,7 +10,7 @@ people count them (seat 1 to 4, deal 1 and up, team A = seats 1 and 3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.show import texts
@@ -53,6 +53,9 @@ class Choice:
     card: str | None  # the card it plays, None for a bid
     value: int | None = None  # Coinche: the bid's value (80..160, 250 capot, 500 générale)
     shown: str = ""  # how the "you may" line writes it; Coinche's bids share one entry
+    #: the engine's action, as a button carries it ("play QH melds", "bid 90 H", "take"):
+    #: what a client that presses rather than types sends (the web table)
+    action: str = ""
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,13 @@ class TableView:
     choices: tuple[Choice, ...]
     winner: str | None  # "A" or "B" once the match is won
     aborted: bool
+    #: the log position the view was made at: a move pressed from it names it, so that a
+    #: press made on an older view is refused as stale, and a resent one as a double press
+    seq: int = 0
+    #: the last finished deal of the match, as its result picture says it (line by line)
+    last_result: tuple[str, ...] = ()
+    #: the server seed, revealed once the match is over (hex); None before
+    seed: str | None = None
 
 
 def table_view(t: Table, user_id: str, locale: str, now: float) -> TableView:
@@ -152,6 +162,7 @@ def table_view(t: Table, user_id: str, locale: str, now: float) -> TableView:
         choices=(),
         winner=None,
         aborted=bool(live is not None and live.aborted),
+        seq=live.seq if live is not None else 0,
     )
     if live is None or live.match is None:
         return base
@@ -203,7 +214,17 @@ def table_view(t: Table, user_id: str, locale: str, now: float) -> TableView:
         else frozenset(),
         choices=_choices(v, intent, locale) if mine else (),
         winner=None if m.winner is None else "AB"[m.winner],
+        last_result=_last_result(live, locale),
+        seed=live.server_seed.hex() if live.over else None,
     )
+
+
+def _last_result(run: Any, locale: str) -> tuple[str, ...]:
+    """The lines of the match's last finished deal (its result picture's figures)."""
+    done = [d for d in run.match.deals if d.result is not None]
+    if not done:
+        return ()
+    return tuple(text for _kind, text in texts.result_lines(run, done[-1], locale))
 
 
 def _choices(v: Any, belote: bool, locale: str) -> tuple[Choice, ...]:
@@ -216,8 +237,31 @@ def _choices(v: Any, belote: bool, locale: str) -> tuple[Choice, ...]:
         words = typed.split()
         card = words[0] if command.startswith("/play ") else None
         label = typed if card is not None else _bid_label(words[0], locale)
-        out.append(Choice(typed=typed, command=command, label=label, card=card, shown=typed))
+        out.append(
+            Choice(
+                typed=typed,
+                command=command,
+                label=label,
+                card=card,
+                shown=typed,
+                action=_action_text(v.legal, words, card is not None, belote),
+            )
+        )
     return tuple(out)
+
+
+def _action_text(legal: Any, words: list[str], is_card: bool, belote: bool) -> str:
+    """The engine action a typed choice stands for (the one its chat button carries): a
+    card alone is its usual variant, ``nomelds`` / ``melds`` / ``belote`` pick another."""
+    if not is_card:
+        return words[0] if words[0] in ("pass", "take", "contre", "recontre") else f"bid {words[0]}"
+    variants = [a for a in legal if a.kind == "play" and card_text(a.card) == words[0]]
+    usual = texts.default_play(variants, belote=belote)
+    flags = set(words[1:])
+    melds = usual.melds if not flags & {"melds", "nomelds"} else "melds" in flags
+    said = usual.belote or "belote" in flags
+    picked = next((a for a in variants if a.melds == melds and a.belote == said), usual)
+    return str(picked.text)
 
 
 def _coinche_choices(v: Any, locale: str) -> tuple[Choice, ...]:
@@ -237,6 +281,7 @@ def _coinche_choices(v: Any, locale: str) -> tuple[Choice, ...]:
                 card=None,
                 value=value,
                 shown=together if value is not None else typed,
+                action=str(a.text),
             )
         )
     return tuple(out)
@@ -250,3 +295,11 @@ def _bid_label(word: str, locale: str) -> str:
 
 def seat_views(tables: list[Table], user_id: str, locale: str, now: float) -> list[TableView]:
     return [table_view(t, user_id, locale, now) for t in tables]
+
+
+def view_json(view: TableView) -> dict[str, Any]:
+    """The view as JSON values, for a client on the other side of a socket (the web
+    table): the same fields, a set as a sorted list, tuples as lists."""
+    out = asdict(view)
+    out["legal_cards"] = sorted(view.legal_cards)
+    return out
