@@ -93,6 +93,15 @@ class Service(Protocol):
     async def stop(self) -> None: ...
 
 
+class Attached(Protocol):
+    """Something an adapter runs beside the core, started once the tables are resumed and
+    stopped before the core (the web table's listener)."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
 def tune_gc() -> None:
     """Shorter and rarer pauses of the garbage collector in a long-running bot process.
 
@@ -133,6 +142,7 @@ class BeloteApp:
         self.monitor: Any = None  # bot.ops.monitor.Monitor, with settings.metrics_port
         self.started = False
         self._service: Service | None = None
+        self._attached: list[Attached] = []
         self._leases: LeaseKeeper | None = None
         self._crowd: CrowdWatch | None = None  # a long-running process: is the CPU crowded?
         window = 0.0 if s.fast else s.seed_window
@@ -346,7 +356,13 @@ class BeloteApp:
                 log.info("no tournaments package")
             else:
                 await attach_tournaments(self, host=self.tournament_tables)
+        for extra in self._attached:
+            await extra.start()
         lifecycle.started(self)
+
+    def attach(self, extra: Attached) -> None:
+        """Start ``extra`` with the core (at the end of :meth:`start`) and stop it first."""
+        self._attached.append(extra)
 
     @property
     def leases(self) -> LeaseKeeper | None:
@@ -422,6 +438,11 @@ class BeloteApp:
             self._leases.rebuild_later({t.id})
 
     async def stop(self) -> None:
+        for extra in reversed(self._attached):
+            try:
+                await extra.stop()
+            except Exception:
+                log.exception("%s did not stop cleanly", type(extra).__name__)
         metrics.unwatch(self)
         if self._crowd is not None:
             await self._crowd.stop()

@@ -146,7 +146,15 @@ def app_factory(
         from bot.ops.verify_site import page_url
 
         settings.public_url = s.public_url
-        page = page_url(s.public_url, s.verify_page)
+        if s.web_port is not None:  # the web table: links under the public address
+            from bot.play.seat_links import derive_key
+
+            if settings.public_url is None:  # this machine's own address, for a try
+                settings.public_url = f"http://localhost:{s.web_port}"
+            secret = s.web_secret.get_secret_value() if s.web_secret else None
+            tokens = [t.get_secret_value() for t in (s.discord_token, s.telegram_token) if t]
+            settings.web_key = derive_key(secret, tokens)
+        page = page_url(settings.public_url, s.verify_page)
         if page:
             settings.verify_page = page
         drand = None
@@ -157,7 +165,14 @@ def app_factory(
         randomness = SeededRandomness(args.random_seed) if args.random_seed else SystemRandomness()
         store = await open_store(s.db, exclusive=True, owner=s.owner, lease_seconds=s.lease)
         opened.append(store)
-        return BeloteApp(store, platform, drand=drand, settings=settings, randomness=randomness)
+        app = BeloteApp(store, platform, drand=drand, settings=settings, randomness=randomness)
+        if s.web_port is not None:
+            from adapters.web.server import WebTable
+
+            origins = (settings.public_url or "", *s.web_origins)
+            web = WebTable(app, s.web_host, s.web_port, deliver=platform.deliver, origins=origins)
+            app.attach(web)
+        return app
 
     return factory
 

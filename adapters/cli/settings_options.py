@@ -107,6 +107,17 @@ RUN_OPTIONS: tuple[SettingOption, ...] = (
         types.whole(0, 65535),
         "PORT",
     ),
+    SettingOption(
+        "--web-port",
+        "web_port",
+        "serve the web table (/table/, its socket, /verify/) on this public port;"
+        " /web then gives each player a link to it, under --public-url",
+        types.whole(0, 65535),
+        "PORT",
+    ),
+    SettingOption(
+        "--web-host", "web_host", "the address the web table listens on (0.0.0.0)", metavar="ADDR"
+    ),
 )
 
 #: The settings the admin and export commands take (the database only).

@@ -158,6 +158,10 @@ class BeloteSettings(BaseSettings):
     log_format: Literal["text", "json"] = "text"
     log_wire: bool = False
     metrics_port: int | None = Field(None, ge=0, le=65535)
+    web_port: int | None = Field(None, ge=0, le=65535)
+    web_host: str = "0.0.0.0"
+    web_secret: SecretStr | None = None
+    web_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     discord_token: SecretStr | None = Field(None, validation_alias="DISCORD_TOKEN")
     discord_guild_ids: Annotated[list[int], NoDecode] = Field(
         default_factory=list, validation_alias="DISCORD_GUILD_IDS"
@@ -226,15 +230,22 @@ class BeloteSettings(BaseSettings):
     _window = field_validator("window", mode="before")(_refusal(parse.seed_window))
     _ruleset = field_validator("ruleset", mode="before")(_refusal(parse.ruleset))
 
-    @field_validator("drand_relays", "discord_guild_ids", mode="before")
+    @field_validator("drand_relays", "discord_guild_ids", "web_origins", mode="before")
     @classmethod
     def _split(cls, value: Any) -> Any:
         return _comma_list(value)
 
-    @field_validator("drand_relays")
+    @field_validator("drand_relays", "web_origins")
     @classmethod
     def _relays(cls, value: list[str]) -> list[str]:
         return [_http_url(v) for v in value]
+
+    @field_validator("web_secret")
+    @classmethod
+    def _web_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < 16:
+            raise ValueError("at least 16 characters (it signs the web table's links)")
+        return value
 
     @field_validator("verify_page", "public_url", "telegram_api_url")
     @classmethod
@@ -293,6 +304,7 @@ class BeloteSettings(BaseSettings):
             ("DISCORD_TOKEN", self.discord_token),
             ("TELEGRAM_TOKEN", self.telegram_token),
             ("TELEGRAM_WEBHOOK_SECRET", self.telegram_webhook_secret),
+            ("BELOTE_WEB_SECRET", self.web_secret),
         ):
             if value is not None:
                 out[name] = value.get_secret_value()
@@ -334,6 +346,10 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "log_format": ("BELOTE_LOG_FORMAT", "text or json"),
     "log_wire": ("BELOTE_LOG_WIRE", "1 or 0 (true or false)"),
     "metrics_port": ("BELOTE_METRICS_PORT", "a port number from 0 to 65535"),
+    "web_port": ("BELOTE_WEB_PORT", "a port number from 0 to 65535"),
+    "web_host": ("BELOTE_WEB_HOST", "an address to listen on"),
+    "web_secret": ("BELOTE_WEB_SECRET", "a secret of at least 16 characters"),
+    "web_origins": ("BELOTE_WEB_ORIGINS", "comma-separated http:// or https:// origins"),
     "discord_token": ("DISCORD_TOKEN", "the bot token from Discord's developer portal"),
     "discord_guild_ids": ("DISCORD_GUILD_IDS", "comma-separated server ids (digits)"),
     "telegram_token": ("TELEGRAM_TOKEN", "the token from @BotFather (id:secret)"),
@@ -344,7 +360,7 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "telegram_webhook_secret": ("TELEGRAM_WEBHOOK_SECRET", "a secret"),
 }
 #: Settings whose value a refusal never repeats.
-SECRET_FIELDS = {"discord_token", "telegram_token", "telegram_webhook_secret"}
+SECRET_FIELDS = {"discord_token", "telegram_token", "telegram_webhook_secret", "web_secret"}
 #: Other variables the bot reads (not BELOTE_*, or read by the deploy files).
 KNOWN_ELSEWHERE = {"BELOTE_DB"}
 #: The test suite's and the tools' own knobs (tests/, bench/): not the bot's settings.
@@ -503,6 +519,11 @@ def preflight(
         out += [Problem(name, text) for text in sqlite_problems(Path(s.db), write=True)]
     if s.metrics_port and (text := port_problem("0.0.0.0", s.metrics_port)):
         out.append(Problem(source_name("metrics_port", given, env), text))
+    if s.web_port and (text := port_problem(s.web_host, s.web_port)):
+        out.append(Problem(source_name("web_port", given, env), text))
+    if s.web_port is not None and s.metrics_port and s.web_port == s.metrics_port:
+        text = "is the metrics port: the web table needs a port of its own (never /metrics)"
+        out.append(Problem(source_name("web_port", given, env), text))
     webhook = platform == "telegram" and s.telegram_webhook_url
     if webhook and (text := port_problem(s.telegram_webhook_listen, s.telegram_webhook_port)):
         out.append(Problem("TELEGRAM_WEBHOOK_PORT", text))
