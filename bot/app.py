@@ -26,7 +26,7 @@ from bot.ops import lifecycle, metrics
 from bot.ops.clock import Clock, Randomness, SystemClock, SystemRandomness
 from bot.ops.cpu_wait import CrowdWatch
 from bot.ops.scheduler import ApsScheduler, Scheduler, settle
-from bot.platform import Channel, Choices, NullPlatform, Platform, Reply, User
+from bot.platform import Channel, Choices, NullPlatform, Platform, Post, Reply, User
 from bot.play import thinking
 from bot.play.ceremony import Ceremony, keep_secrets
 from bot.play.deadlines import Deadlines
@@ -34,6 +34,7 @@ from bot.play.hooks import Hooks
 from bot.play.journal import Journal
 from bot.play.lobby import Lobby, NewTables
 from bot.play.registry import TableRegistry
+from bot.play.remote import RemoteTables
 from bot.play.seat_links import SeatLinks
 from bot.play.stats import Stats
 from bot.play.table import MatchRun, Table
@@ -235,6 +236,8 @@ class BeloteApp:
         self.links = SeatLinks(s.web_key) if web_on and s.web_key is not None else None
         self.web = WebDoor(registry, self.links, s.public_url, self.clock)
         self.router.handle("web", self.web.command)
+        #: tables run by other processes, as sockets here show them, and their moves
+        self.remote = RemoteTables(store, registry, self.watch, self.press, self._deliver)
         self.router.handle_press(SETTINGS_PRESS, community.press)
 
     # --- the documented entry points -------------------------------------------------------
@@ -306,11 +309,37 @@ class BeloteApp:
 
     def table_view(self, user: User, table_id: int) -> TableView | None:
         """Table ``table_id`` as ``user`` may see it now, seated or not (the web table's
-        snapshot); None when it is not run here."""
-        t = self.registry.get(table_id)
+        snapshot), whichever process runs it (:meth:`find_table` first); None when it is
+        neither run here nor known here."""
+        t = self.remote.get(table_id)
         if t is None:
             return None
         return table_view(t, user.id, user.locale, self.clock.now())
+
+    async def find_table(self, table_id: int) -> Table | None:
+        """Table ``table_id``, read only: run here, or read from the database when another
+        process runs it (several processes); None: no such table, or closed."""
+        return await self.remote.load(table_id)
+
+    def watching(self, table_id: int, sockets: int) -> None:
+        """How many sockets of this process show ``table_id`` now (0: none any more)."""
+        self.remote.watched(table_id, sockets)
+
+    async def press_at(
+        self, user: User, channel: Channel, table_id: int, action: str
+    ) -> list[Reply]:
+        """:meth:`press` for a client bound to one table (the web table): applied here
+        when this process runs it, else by the process that does, through the database."""
+        if table_id in self.registry or not self.store.shared:
+            return await self.press(user, channel, action)
+        try:
+            return [await self.remote.press(user, channel, table_id, action)]
+        except Exception:
+            log.exception("a move for t%s could not be relayed", table_id)
+            return [self._refusal(user, "err-store-unavailable")]
+
+    async def _deliver(self, post: Post) -> None:
+        await self.platform.deliver(post)
 
     @property
     def tables(self) -> Mapping[int, Table]:
@@ -349,6 +378,7 @@ class BeloteApp:
             self.store.lease_lost = self.drop_tables
             self._leases = LeaseKeeper(self.store, self, self.platform.serves)
             self._leases.start()
+            await self.remote.start()
         if self.settings.tournaments and self.store.path != ":memory:":
             try:
                 from bot.tournaments.commands import attach_tournaments
@@ -384,6 +414,7 @@ class BeloteApp:
             if self.started:
                 self.turns.taken_over({r.id for r in rows})
             await self._adopt(rows)
+        self.remote.adopted({r.id for r in rows})
 
     async def _adopt(self, rows: list[TableRow]) -> None:
         stored = await self.store.deadlines([r.id for r in rows])
@@ -444,6 +475,7 @@ class BeloteApp:
             except Exception:
                 log.exception("%s did not stop cleanly", type(extra).__name__)
         metrics.unwatch(self)
+        await self.remote.stop()
         if self._crowd is not None:
             await self._crowd.stop()
         if self._leases is not None:
@@ -477,6 +509,7 @@ class BeloteApp:
         and nothing written, released or cleaned up (the store is left open)."""
         self.scheduler.shutdown()
         self.turns.stop_bots()
+        await self.remote.stop()  # a killed process hears nothing and answers nothing
         if self._crowd is not None:
             await self._crowd.stop()
         await self.freeze_leases()

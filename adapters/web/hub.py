@@ -105,7 +105,7 @@ class Session:
         while not self.closed:
             await self._wanted.wait()
             self._wanted.clear()
-            frame = self.hub.view_frame(self)
+            frame = await self.hub.view_frame(self)
             if frame is None:  # the table left this process (or closed)
                 await self.hub.gone(self)
                 return
@@ -154,8 +154,11 @@ class WebHub:
             for s in self._by_table.get(tid, ()):
                 s.push()
 
-    def view_frame(self, s: Session) -> str | None:
+    async def view_frame(self, s: Session) -> str | None:
         v = self._app.table_view(s.user, s.table_id)
+        if v is None:  # run by another process now: read from the database
+            await self._app.find_table(s.table_id)
+            v = self._app.table_view(s.user, s.table_id)
         if v is None or v.status == "closed":
             return None
         s.seat = None if v.my_seat is None or not s.grant.seated else v.my_seat - 1
@@ -167,7 +170,9 @@ class WebHub:
     # --- the sockets' side ----------------------------------------------------------------
 
     def add(self, s: Session) -> None:
-        self._by_table.setdefault(s.table_id, set()).add(s)
+        group = self._by_table.setdefault(s.table_id, set())
+        group.add(s)
+        self._app.watching(s.table_id, len(group))
         s.start()
         s.push()
 
@@ -175,6 +180,7 @@ class WebHub:
         group = self._by_table.get(s.table_id)
         if group is not None:
             group.discard(s)
+            self._app.watching(s.table_id, len(group))
             if not group:
                 del self._by_table[s.table_id]
         await s.stop()
@@ -213,7 +219,8 @@ class WebHub:
         if not code or (code.split()[0] in REFUSED and code not in PRESSES):
             return False, _("web-frame-bad", loc)
         where = "-" if s.seat is None else str(s.seat)
-        replies = await self._app.press(s.user, s.channel, f"t{s.table_id}:{a.at}:{where}:{code}")
+        action = f"t{s.table_id}:{a.at}:{where}:{code}"
+        replies = await self._app.press_at(s.user, s.channel, s.table_id, action)
         refused = next((r for r in replies if not r.ok), None)
         for r in replies:
             if r.post is not None and self._deliver is not None:  # their hand in the chat

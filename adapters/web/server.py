@@ -190,7 +190,7 @@ class WebTable:
                 raise Refused("web-off")
             grant = links.check(hello.token, now)
             loc = hello.lang if hello.lang in ("en", "fr", "bg") else grant.locale
-            t = self._app.tables.get(grant.table_id)
+            t = await self._app.find_table(grant.table_id)
             if t is None or t.status == "closed" or t.channel != grant.channel:
                 raise Refused("web-table-gone")
             if grant.seated and t.seat_of(grant.user_id) is None:

@@ -41,6 +41,7 @@ from typing import Any
 import asyncpg
 
 from bot.ops import metrics
+from bot.store import relay
 from bot.store.availability import is_outage
 from bot.store.base import (
     BUSY_WAIT,
@@ -154,6 +155,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 4: each community's settings and the log of their changes (bot/store/community.py)
     SETTINGS_MIGRATION,
+    # 5: moves made on one process for a table another runs (bot/store/relay.py)
+    relay.MIGRATION,
 )
 
 #: Seconds to reach the server at start: an unreachable one is said at once, not in 60 s.
@@ -198,6 +201,7 @@ class PostgresStore(Store):
         self.owner = owner
         self.lease_seconds = lease_seconds
         self._renewer: asyncpg.Connection | None = None  # the renewal's own connection
+        self._relay: relay.Relay | None = None
         self.busy_wait = BUSY_WAIT  # seconds a commit waits for another session's lock
         hold = os.environ.get(HOLD_COMMIT_ENV)
         self._hold = Path(hold) if hold else None
@@ -255,6 +259,18 @@ class PostgresStore(Store):
             raise
         return store
 
+    @property
+    def relay(self) -> relay.Relay:
+        """The notices and relayed moves between this store's processes."""
+        if self._relay is None:
+            url, settings = self._url, session_settings(self.owner, self.lease_seconds)
+
+            async def connect() -> asyncpg.Connection:
+                return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT, server_settings=settings)
+
+            self._relay = relay.Relay(self._pool, connect, self.owner)
+        return self._relay
+
     def __repr__(self) -> str:  # never the URL (it may carry a password)
         return f"PostgresStore(owner={self.owner!r})"
 
@@ -294,6 +310,8 @@ class PostgresStore(Store):
             renewer, self._renewer = self._renewer, None
             if renewer is not None:
                 renewer.terminate()
+            if self._relay is not None:
+                await self._relay.stop()
             await self._pool.close()
 
     async def probe_write(self, timeout: float) -> None:
@@ -412,6 +430,8 @@ class PostgresStore(Store):
                     self._held_here(touched)
             for sql, rows in write_statements(w):
                 await c.executemany(dollar(sql), rows)
+            if touched:  # every process's web table hears of it once this commits
+                await c.execute(relay.notify_sql(), ",".join(map(str, touched)))
 
     def _held_here(self, touched: list[int]) -> None:
         """The test hook (HOLD_COMMIT_ENV): stall inside this transaction, once."""

@@ -64,6 +64,15 @@ class Page:
                 return frame
             self.unread.append(frame)
 
+    async def view_where(self, test, timeout: float = 10.0) -> dict:
+        """The first view (unread or to come) for which ``test(view)`` holds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            v = await self.view(max(0.01, end - loop.time()))
+            if test(v):
+                return v
+
     async def latest_view(self, timeout: float = 0.3) -> dict:
         """The newest view, after the frames in flight have come."""
         views = [f for f in self.unread if f["type"] == "view"]
