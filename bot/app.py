@@ -352,7 +352,7 @@ class BeloteApp:
         return await self.ceremony.transcript(match_id)
 
     def _refusal(self, user: User, key: str, **kwargs: Any) -> Reply:
-        return Reply(_(key, user.locale, **kwargs), ok=False)
+        return Reply(_(key, user.locale, **kwargs), ok=False, reason=key)
 
     # --- life ------------------------------------------------------------------------------
 

@@ -96,6 +96,8 @@ class Reply:
     # An adapter shows it as it shows that post key (editing the message that shows it),
     # comparing ``post.version`` with what it delivered meanwhile. None for a plain answer.
     post: Post | None = None
+    #: a refusal's message id (``err-double-press``), for a client that acts on it
+    reason: str = ""
 
     @classmethod
     def showing(cls, post: Post) -> Reply:

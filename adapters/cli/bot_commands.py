@@ -153,7 +153,8 @@ def app_factory(
                 settings.public_url = f"http://localhost:{s.web_port}"
             secret = s.web_secret.get_secret_value() if s.web_secret else None
             tokens = [t.get_secret_value() for t in (s.discord_token, s.telegram_token) if t]
-            settings.web_key = derive_key(secret, tokens)
+            keep = None if s.is_postgres or s.db == ":memory:" else Path(s.db + ".web-key")
+            settings.web_key = derive_key(secret, tokens, keep)
         page = page_url(settings.public_url, s.verify_page)
         if page:
             settings.verify_page = page

@@ -206,6 +206,9 @@ class WebHub:
         return ack
 
     async def _apply(self, s: Session, a: protocol.Act) -> tuple[bool, str]:
+        """The move through the core; (applied, the refusal's text). A move the core
+        finds already made by this person at that position (sent again after a
+        reconnect, or to a restarted bot) counts as applied: it was, once."""
         from bot.show.i18n import _
 
         loc = s.user.locale
@@ -222,6 +225,8 @@ class WebHub:
         action = f"t{s.table_id}:{a.at}:{where}:{code}"
         replies = await self._app.press_at(s.user, s.channel, s.table_id, action)
         refused = next((r for r in replies if not r.ok), None)
+        if refused is not None and refused.reason == "err-double-press":
+            refused = None
         for r in replies:
             if r.post is not None and self._deliver is not None:  # their hand in the chat
                 try:

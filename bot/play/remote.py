@@ -243,6 +243,8 @@ class RemoteTables:
                 with contextlib.suppress(Exception):
                     await self._deliver(r.post)
         refused = next((r for r in replies if not r.ok), None)
+        if refused is not None and refused.reason == "err-double-press":
+            refused = None  # made already, once: the asker's page sent it again
         await self._relay.answer(m.id, refused is None, "" if refused is None else refused.text)
 
     def _spawn(self, coro: Awaitable[None]) -> None:

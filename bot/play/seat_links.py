@@ -19,8 +19,10 @@ import base64
 import hashlib
 import hmac
 import json
+import os
 import secrets
 from dataclasses import dataclass
+from pathlib import Path
 
 from bot.refused import Refused
 
@@ -148,15 +150,31 @@ class SeatLinks:
         return hmac.new(self._key, b"belote-web-table\n" + raw, hashlib.sha256).digest()
 
 
-def derive_key(secret: str | None, tokens: list[str]) -> bytes:
+def derive_key(secret: str | None, tokens: list[str], key_file: Path | None = None) -> bytes:
     """The key the links are signed with: the web secret when set, else one derived from
     the platform tokens (every process of one bot has them, so their links agree), else a
-    random key for this process alone (the terminal)."""
+    random key kept in ``key_file`` (beside the SQLite database: a restart keeps the links
+    and sessions good), else a random key for this process alone."""
     if secret:
         return hashlib.sha256(b"belote-web-secret\n" + secret.encode()).digest()
     if tokens:
         joined = "\n".join(sorted(tokens)).encode()
         return hmac.new(joined, b"belote web table links", hashlib.sha256).digest()
+    if key_file is not None:
+        try:
+            kept = key_file.read_bytes()
+            if len(kept) >= 32:
+                return kept[:32]
+        except FileNotFoundError:
+            pass
+        fresh = secrets.token_bytes(32)
+        try:
+            fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(fresh)
+        except OSError:
+            pass  # a read-only folder: links last as long as this process
+        return fresh
     return secrets.token_bytes(32)
 
 
