@@ -197,6 +197,7 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
 
     simple("belote", "Announce belote with your next king or queen of trump")
     simple("hand", "Show your hand (only you see it)")
+    simple("web", "Open the table in your browser (a link for you alone)")
     simple("score", "The score of the match")
     simple("back", "Take your seat back from the bot")
     simple("coinche", "Coinche: double the other side's bid")

@@ -131,6 +131,9 @@ def build_view(buttons: Buttons, place: str | None = None) -> discord.ui.View | 
     seen: dict[str, int] = {}
     for index, row in enumerate(rows):
         for button in row:
+            if button.url:  # a link (the web table): Discord opens it, nothing comes back
+                view.add_item(discord.ui.Button(label=button.label, url=button.url, row=index))
+                continue
             custom_id = custom_id_of(button.action, place)
             count = seen.get(custom_id, 0)
             seen[custom_id] = count + 1

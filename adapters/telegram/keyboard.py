@@ -41,7 +41,7 @@ async def inline_keyboard(
         out: list[InlineKeyboardButton] = []
         for button in row:
             label = button.label if button.enabled else DISABLED_MARK + button.label
-            url = await link_for(button) if link_for and button.enabled else None
+            url = button.url or (await link_for(button) if link_for and button.enabled else None)
             if url:
                 out.append(InlineKeyboardButton(label, url=url))
             elif 0 < len(button.action.encode()) <= DATA_LIMIT:

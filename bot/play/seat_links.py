@@ -77,7 +77,7 @@ class SeatLinks:
         body = {
             "k": kind,
             "u": user_id,
-            "n": name[:64],
+            "n": name[:32],
             "l": locale[:16],
             "c": channel,
             "t": table_id,

@@ -980,6 +980,8 @@ class FakeDiscord:
                     if button.get("style") == 5:
                         if not button.get("url"):
                             raise invalid_form("url", "A link button needs a url.")
+                        if len(button["url"]) > 512:
+                            raise invalid_form("url", "Must be 512 or fewer in length.")
                         continue
                     custom_id = button.get("custom_id") or ""
                     if not 1 <= len(custom_id) <= 100:
