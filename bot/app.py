@@ -237,7 +237,9 @@ class BeloteApp:
         self.web = WebDoor(registry, self.links, s.public_url, self.clock)
         self.router.handle("web", self.web.command)
         #: tables run by other processes, as sockets here show them, and their moves
-        self.remote = RemoteTables(store, registry, self.watch, self.press, self._deliver)
+        self.remote = RemoteTables(
+            store, registry, self.watch, self.press, self._deliver, self.command
+        )
         self.router.handle_press(SETTINGS_PRESS, community.press)
 
     # --- the documented entry points -------------------------------------------------------
@@ -336,6 +338,19 @@ class BeloteApp:
             return [await self.remote.press(user, channel, table_id, action)]
         except Exception:
             log.exception("a move for t%s could not be relayed", table_id)
+            return [self._refusal(user, "err-store-unavailable")]
+
+    async def command_at(
+        self, user: User, channel: Channel, table_id: int, text: str
+    ) -> list[Reply]:
+        """:meth:`command` for a client bound to one table (the web table's seed), applied
+        by whichever process runs the table, as :meth:`press_at`."""
+        if table_id in self.registry or not self.store.shared:
+            return await self.command(user, channel, text)
+        try:
+            return [await self.remote.press(user, channel, table_id, text)]
+        except Exception:
+            log.exception("a command for t%s could not be relayed", table_id)
             return [self._refusal(user, "err-store-unavailable")]
 
     async def _deliver(self, post: Post) -> None:

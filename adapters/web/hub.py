@@ -205,6 +205,23 @@ class WebHub:
         self._applied[s.grant.nonce] = (a.seq, ack)
         return ack
 
+    async def seed(self, s: Session, frame: protocol.Seed) -> str:
+        """The person's seed for the fair deal, as ``/seed`` takes it (a secret until the
+        window closes: registered for redaction before anything could log it)."""
+        from bot.ops import redact
+        from bot.show.i18n import _
+
+        if not s.grant.seated:
+            return protocol.dumps("ack", seq=0, ok=False, text=_("web-watching", s.user.locale))
+        redact.register(bytes.fromhex(frame.seed))
+        text = f"/seed {frame.seed} t{s.table_id}"
+        replies = await self._app.command_at(s.user, s.channel, s.table_id, text)
+        refused = next((r for r in replies if not r.ok), None)
+        s.push()
+        return protocol.dumps(
+            "ack", seq=0, ok=refused is None, text="" if refused is None else refused.text
+        )
+
     async def _apply(self, s: Session, a: protocol.Act) -> tuple[bool, str]:
         """The move through the core; (applied, the refusal's text). A move the core
         finds already made by this person at that position (sent again after a

@@ -12,6 +12,9 @@ Every frame is one JSON object in a text frame, at most :data:`MAX_FRAME` bytes,
     ``P`` the view's ``seq`` it was chosen on, ``N`` the page's own sequence number (1 and
     up, one more for each new action, kept across reconnects): an ``N`` already sent is
     answered again and never applied twice.
+``{"type": "seed", "seed": H}``
+    the person's own seed for the fair deal (32 hex digits, drawn on their device), when
+    their view says ``my_seed_due``; answered with an ``ack`` of ``seq`` 0.
 ``{"type": "ping"}``
     answered with ``pong`` (the page's own check that the line is alive).
 
@@ -65,11 +68,16 @@ class Act:
 
 
 @dataclass(frozen=True)
+class Seed:
+    seed: str  # 32 hex digits
+
+
+@dataclass(frozen=True)
 class Ping:
     pass
 
 
-Frame = Hello | Act | Ping
+Frame = Hello | Act | Seed | Ping
 
 
 def read(text: str) -> Frame:
@@ -107,6 +115,15 @@ def read(text: str) -> Frame:
         if seat is not None and not _count(seat):
             raise BadFrame("bad seat")
         return Act(seq, action, at, table, seat)
+    if kind == "seed":
+        seed = d.get("seed")
+        if not isinstance(seed, str) or len(seed) != 32:
+            raise BadFrame("bad seed")
+        try:
+            bytes.fromhex(seed)
+        except ValueError:
+            raise BadFrame("bad seed") from None
+        return Seed(seed.lower())
     if kind == "ping":
         return Ping()
     raise BadFrame("unknown type")

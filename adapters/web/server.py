@@ -248,6 +248,8 @@ class WebTable:
                 await s.send(protocol.dumps("pong"))
             elif isinstance(frame, protocol.Act):
                 await s.send(await self.hub.act(s, frame))
+            elif isinstance(frame, protocol.Seed):
+                await s.send(await self.hub.seed(s, frame))
             else:  # a second hello
                 await s.send(protocol.dumps("notice", text=_("web-frame-bad", loc)))
 

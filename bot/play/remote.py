@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 ANSWER_WAIT = 10.0
 
 Press = Callable[[User, Channel, str], Awaitable[list[Reply]]]
+#: a relayed row whose action starts with this is a typed command (a seed), not a press
+TYPED = "/"
 Deliver = Callable[[Post], Awaitable[None]]
 
 
@@ -52,11 +54,13 @@ class RemoteTables:
         watch: TableWatch,
         press: Press,
         deliver: Deliver,
+        command: Press | None = None,
     ) -> None:
         self._store = store
         self._registry = registry
         self._watch = watch
         self._press = press
+        self._command = command or press
         self._deliver = deliver
         self._mirrors: dict[int, Table] = {}
         self._watched: dict[int, int] = {}  # table id -> sockets here that show it
@@ -234,7 +238,8 @@ class RemoteTables:
         assert self._relay is not None
         user = User(id=m.user_id, name=m.user_name, locale=m.locale)
         try:
-            replies = await self._press(user, Channel(m.channel), m.action)
+            enter = self._command if m.action.startswith(TYPED) else self._press
+            replies = await enter(user, Channel(m.channel), m.action)
         except Exception:  # the entry point never raises; a broken row is answered
             log.exception("a relayed move at t%s failed", m.table_id)
             replies = [Reply("", ok=False)]

@@ -83,3 +83,23 @@ async def test_an_action_for_another_table_or_seat_is_refused(tmp_path, extra, k
         ack = await p.act(v["choices"][0]["action"], v["seq"], **extra)
         assert not ack["ok"] and key in ack["text"] and h.table().run.seq == seq
     await stop(h, web)
+
+
+async def test_the_page_sends_the_persons_seed_for_the_fair_deal(tmp_path):
+    h, web = await web_harness(tmp_path / "s.db", seed_window=20)
+    await table_with_bots(h, "alice")
+    await h.cmd("alice", "/start")
+    assert h.table().run.phase == "seeds"
+    token = await link(h, "alice")
+    async with page(web, token) as p:
+        await p.next("welcome")
+        assert (await p.view())["my_seed_due"]
+        await p.ws.send_json({"type": "seed", "seed": "zz" * 16})
+        assert (await p.next("notice"))["text"]  # not hex: not understood, nothing changed
+        assert h.table().run.seat_seeds[0] is None
+        await p.ws.send_json({"type": "seed", "seed": "ab" * 16})
+        ack = await p.next("ack")
+        assert ack["ok"], ack
+        assert h.table().run.seat_seeds[0] == bytes.fromhex("ab" * 16)
+        assert h.table().run.phase != "seeds"  # the only person's seed closes the window
+    await stop(h, web)
