@@ -30,6 +30,7 @@ GROUP_COMMANDS: tuple[str, ...] = (
     "play",
     "belote",
     "hand",
+    "web",
     "score",
     "seed",
     "verify",

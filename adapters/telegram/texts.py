@@ -40,6 +40,7 @@ ENGLISH: dict[str, str] = {
     "telegram-cmd-play": "Play a card: /play TD",
     "telegram-cmd-belote": "Announce belote",
     "telegram-cmd-hand": "Show my hand in our private chat",
+    "telegram-cmd-web": "Open the table in your browser (a private link)",
     "telegram-cmd-score": "Show the score",
     "telegram-cmd-seed": "Add your own seed to the deal: /seed HEX",
     "telegram-cmd-verify": "Check that a deal was fair: /verify [match]",

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 #: A socket's frames: this many a second on average, this many at once.
 RATE = 8.0
 BURST = 16.0
+#: Sessions whose last move is remembered (a move each: a few hundred bytes).
+REMEMBERED = 20_000
 #: Frames dropped for flooding before the socket is closed.
 FLOOD_CLOSE = 200
 #: What a page may press beside its moves (nothing that joins, adds or shows elsewhere).
@@ -105,7 +108,11 @@ class Session:
         while not self.closed:
             await self._wanted.wait()
             self._wanted.clear()
-            frame = await self.hub.view_frame(self)
+            try:
+                frame = await self.hub.view_frame(self)
+            except Exception:  # the database did not answer a mirror's read: next change
+                log.exception("could not make the view of t%s", self.table_id)
+                continue
             if frame is None:  # the table left this process (or closed)
                 await self.hub.gone(self)
                 return
@@ -131,8 +138,10 @@ class WebHub:
         self._by_table: dict[int, set[Session]] = {}
         self._dirty: set[int] = set()
         self._flushing = False
-        #: the last sequence number applied for each opened link (its nonce), and its ack
-        self._applied: dict[str, tuple[int, str]] = {}
+        #: the last sequence number applied for each opened link (its nonce), and its ack;
+        #: the oldest are forgotten past :data:`REMEMBERED` (the log position still refuses
+        #: a move sent again long after)
+        self._applied: OrderedDict[str, tuple[int, str]] = OrderedDict()
         self.on_gone: Callable[[Session], Awaitable[None]] | None = None
         app.watch.listen(self.changed)
 
@@ -203,6 +212,9 @@ class WebHub:
         ok, text = await self._apply(s, a)
         ack = protocol.dumps("ack", seq=a.seq, ok=ok, text=text)
         self._applied[s.grant.nonce] = (a.seq, ack)
+        self._applied.move_to_end(s.grant.nonce)
+        while len(self._applied) > REMEMBERED:
+            self._applied.popitem(last=False)
         return ack
 
     async def seed(self, s: Session, frame: protocol.Seed) -> str:
