@@ -48,7 +48,7 @@ class Page:
     unread: list[dict] = field(default_factory=list)  # those no ``next`` has returned yet
     seq: int = 0
 
-    async def next(self, kind: str | None = None, timeout: float = 5.0) -> dict:
+    async def next(self, kind: str | None = None, timeout: float = 20.0) -> dict:
         """The first unread frame of ``kind`` (any kind: None), waiting for it."""
         for frame in self.unread:
             if kind is None or frame["type"] == kind:
@@ -85,7 +85,7 @@ class Page:
         assert views, "no view came"
         return views[-1]["view"]
 
-    async def view(self, timeout: float = 5.0) -> dict:
+    async def view(self, timeout: float = 20.0) -> dict:
         return (await self.next("view", timeout))["view"]
 
     async def act(self, action: str, at: int, seq: int | None = None, **more: Any) -> dict:

@@ -57,7 +57,7 @@ async def read_token(p: subprocess.Popen) -> str:
 
 
 async def connect(http: aiohttp.ClientSession, port: int, token: str) -> Page:
-    for _ in range(200):  # the restarted bot opens its port once the tables are resumed
+    for _ in range(1200):  # the restarted bot opens its port once the tables are resumed
         try:
             ws = await http.ws_connect(f"http://127.0.0.1:{port}/table/ws")
             break
@@ -70,7 +70,7 @@ async def connect(http: aiohttp.ClientSession, port: int, token: str) -> Page:
 
 
 async def my_turn(p: Page) -> dict:
-    return await p.view_where(lambda v: bool(v["choices"]), timeout=30)
+    return await p.view_where(lambda v: bool(v["choices"]), timeout=90)
 
 
 def log_rows(db: Path) -> list[tuple[int, int]]:
