@@ -26,6 +26,7 @@ from aiohttp import WSMsgType, web
 
 from adapters.web import protocol
 from adapters.web.hub import FLOOD_CLOSE, Deliver, Session, WebHub
+from bot.ops import metrics
 from bot.ops.verify_site import PAGE_DIR as VERIFY_DIR
 from bot.ops.verify_site import VerifySite
 from bot.proof.transcript import dumps
@@ -139,6 +140,7 @@ class WebTable:
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         if not self._origin_ok(request):
+            metrics.WEB_REFUSED.labels("origin").inc()
             raise web.HTTPForbidden(text="Cross-site connections are refused.")
         ws = web.WebSocketResponse(max_msg_size=protocol.MAX_FRAME, heartbeat=30.0)
         await ws.prepare(request)
@@ -147,7 +149,12 @@ class WebTable:
         try:
             session = await self._sign_in(ws)
             if session is not None:
-                await self._serve(ws, session)
+                kind = "seated" if session.grant.seated else "watching"
+                metrics.WEB_SOCKETS.labels(kind).inc()
+                try:
+                    await self._serve(ws, session)
+                finally:
+                    metrics.WEB_SOCKETS.labels(kind).dec()
         except (ConnectionError, asyncio.CancelledError):
             pass
         except Exception:
@@ -161,6 +168,7 @@ class WebTable:
         return ws
 
     async def _bye(self, ws: web.WebSocketResponse, why: str, text: str) -> None:
+        metrics.WEB_REFUSED.labels(why).inc()
         with contextlib.suppress(Exception):
             await ws.send_str(protocol.dumps("bye", reason=why, text=text))
             await ws.close(code=protocol.CLOSE[why], message=why.encode())
@@ -242,6 +250,7 @@ class WebTable:
             try:
                 frame = protocol.read(msg.data)
             except protocol.BadFrame:
+                metrics.WEB_REFUSED.labels("frame").inc()
                 await s.send(protocol.dumps("notice", text=_("web-frame-bad", loc)))
                 continue
             if isinstance(frame, protocol.Ping):

@@ -94,6 +94,15 @@ DRAND_BEACONS = Counter(
     ["outcome"],
 )
 DRAND_OUTCOMES = ("fetched", "verified", "rejected", "fallback")
+WEB_SOCKETS = Gauge(
+    "belote_web_sockets", "Web table sockets signed in, seated or watching", ["kind"]
+)
+WEB_REFUSED = Counter(
+    "belote_web_refused",
+    "Web table sockets and frames refused: a sign-in (refused, gone, timeout), another "
+    "site's page (origin), a frame not understood (frame), a flood (flood)",
+    ["why"],
+)
 
 
 def platform_of(channel_id: str) -> str:

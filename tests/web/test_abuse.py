@@ -132,12 +132,19 @@ async def test_a_socket_that_never_signs_in_is_closed(tmp_path, monkeypatch):
 
 
 async def test_a_page_of_another_site_cannot_open_the_socket(tmp_path):
+    from bot.ops import metrics
+
     h, web = await started(tmp_path)
     token = await link(h, "alice")
+    counted = metrics.WEB_REFUSED.labels("origin")._value.get()
     with pytest.raises(aiohttp.WSServerHandshakeError) as err:
         async with page(web, token, headers={"Origin": "https://evil.example"}):
             pass
     assert err.value.status == 403
+    assert metrics.WEB_REFUSED.labels("origin")._value.get() == counted + 1
+    own = {"Origin": f"http://127.0.0.1:{web.port}"}  # the bot's own page: welcome
+    async with page(web, token, headers=own) as p:
+        assert (await p.next("welcome"))["seated"]
     await stop(h, web)
 
 
