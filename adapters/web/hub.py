@@ -33,7 +33,7 @@ RATE = 8.0
 BURST = 16.0
 #: Sessions whose last move is remembered (a move each: a few hundred bytes).
 REMEMBERED = 20_000
-#: Frames dropped for flooding before the socket is closed.
+#: Frames in a row over the rate before the socket is closed (a page sends a few a minute).
 FLOOD_CLOSE = 200
 #: What a page may press beside its moves (nothing that joins, adds or shows elsewhere).
 PRESSES = frozenset({"back", "start"})
@@ -44,22 +44,28 @@ Deliver = Callable[[Post], Awaitable[None]]
 
 @dataclass
 class Bucket:
-    """A token bucket: a frame takes one token; tokens come back at ``RATE`` a second."""
+    """A token bucket: a frame takes one token; tokens come back at ``RATE`` a second.
+
+    A frame that finds the bucket empty waits for its token (the socket is read no
+    faster: a flood slows that socket down, never the table, and no move is dropped);
+    ``over`` counts such frames in a row, and a socket that keeps it up is closed."""
 
     tokens: float = BURST
     at: float = field(default_factory=time.monotonic)
-    dropped: int = 0
+    over: int = 0
     told: float = 0.0
 
-    def take(self) -> bool:
+    def take(self) -> float:
+        """Take a token: the seconds to wait for it first (0: at once)."""
         now = time.monotonic()
         self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
         self.at = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        self.dropped += 1
-        return False
+        self.tokens -= 1.0
+        if self.tokens >= 0.0:
+            self.over = 0
+            return 0.0
+        self.over += 1
+        return -self.tokens / RATE
 
 
 class Session:

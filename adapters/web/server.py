@@ -235,15 +235,15 @@ class WebTable:
         async for msg in ws:
             if msg.type == WSMsgType.ERROR:
                 return
-            if not s.bucket.take():
-                if s.bucket.dropped >= FLOOD_CLOSE:
+            wait = s.bucket.take()
+            if wait > 0:  # over the rate: this socket waits, the table does not
+                if s.bucket.over >= FLOOD_CLOSE:
                     await self._bye(ws, "flood", _("web-slow-down", loc))
                     return
-                now = s.bucket.at
-                if now - s.bucket.told > 2.0:
-                    s.bucket.told = now
+                if s.bucket.at - s.bucket.told > 2.0:
+                    s.bucket.told = s.bucket.at
                     await s.send(protocol.dumps("notice", text=_("web-slow-down", loc)))
-                continue
+                await asyncio.sleep(wait)
             if msg.type != WSMsgType.TEXT:
                 await s.send(protocol.dumps("notice", text=_("web-frame-bad", loc)))
                 continue
