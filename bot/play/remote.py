@@ -19,7 +19,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from bot.platform import Channel, Post, Reply, User
 from bot.play.registry import TableRegistry
@@ -70,7 +71,8 @@ class RemoteTables:
         self._serving = False
         self._serve_again = False
         self._tasks: set[asyncio.Task[None]] = set()
-        self._relay = getattr(store, "relay", None) if store.shared else None
+        shared = getattr(store, "shared", False)  # (a test may build the core on no store)
+        self._relay = getattr(store, "relay", None) if shared else None
 
     async def start(self) -> None:
         if self._relay is None:
@@ -252,7 +254,7 @@ class RemoteTables:
             refused = None  # made already, once: the asker's page sent it again
         await self._relay.answer(m.id, refused is None, "" if refused is None else refused.text)
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
-        task: asyncio.Task[None] = asyncio.ensure_future(coro)  # type: ignore[assignment]
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
