@@ -239,14 +239,20 @@ async def build_app(spec: dict[str, Any], db_dir: Path) -> Served:
     if tg:
         from adapters.telegram import RateLimits, TelegramAdapter, TelegramConfig
 
-        # Loose limits, so that every change is shown in the chat rather than coalesced
-        # while Telegram's flood limits wait: the most work the adapter can be given.
-        limits = RateLimits(overall_per_second=10_000, group_per_period=1_000, group_period=1)
+        # Telegram's own flood limits (the adapter's defaults: 30 calls a second, 20 a
+        # minute in a group), as a real bot has them; "loose": every change shown at once,
+        # more work than Telegram would ever take from one bot.
+        if tg.get("limits") == "loose":
+            limits = RateLimits(overall_per_second=10_000, group_per_period=1_000, group_period=1)
+        else:
+            limits = RateLimits()
         adapter = TelegramAdapter(
             TelegramConfig(token=tg["token"], api_url=tg["api_url"]),
             factory,
             rate_limits=limits,
             poll_timeout=10,
+            # production keeps the adapter's memory in the bot's database file
+            state_path=db_dir / "telegram.db" if tg.get("own_file") else None,
         )
         await adapter.start()
         app = adapter.core
@@ -719,7 +725,10 @@ def latency_part(args: argparse.Namespace, logs: Path, chat: bool) -> None:
             world = {"groups": people + bots, "users": 4 * people + 2 * bots}
             fake = Child("telegram", world, logs)
             children.append(fake)
-            spec["telegram"] = fake.recv()
+            spec["telegram"] = fake.recv() | {
+                "own_file": args.telegram_file == "own",
+                "limits": args.telegram_limits,
+            }
         t0 = time.monotonic()
         server = Child("server", spec, logs)
         children.append(server)
@@ -743,7 +752,11 @@ def latency_part(args: argparse.Namespace, logs: Path, chat: bool) -> None:
     finally:
         for c in reversed(children):
             c.close()
-    where = "with the Telegram adapter delivering" if chat else "no chat platform"
+    where = (
+        f"with the Telegram adapter delivering ({args.telegram_limits} rate limits)"
+        if chat
+        else "no chat platform"
+    )
     ms = got["latencies_ms"]
     bot_ms = bot_latencies(rep["bot_moves"], got["arrivals"])
     sockets = hello["connected"]
@@ -969,6 +982,18 @@ def main() -> None:
         default=(0.5, 1.5),
         metavar=("LOW", "HIGH"),
         help="a person's pause before a move, seconds (uniform between)",
+    )
+    p.add_argument(
+        "--telegram-file",
+        default="shared",
+        choices=("shared", "own"),
+        help="the Telegram adapter's memory in the bot's SQLite file (as run) or a file apart",
+    )
+    p.add_argument(
+        "--telegram-limits",
+        default="telegram",
+        choices=("telegram", "loose"),
+        help="the adapter's rate limits: Telegram's (the default) or none to speak of",
     )
     p.add_argument("--sockets", type=int, default=1000, help="open sockets of part 2")
     p.add_argument("--traced", type=int, default=100, help="sockets more under tracemalloc")
