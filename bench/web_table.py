@@ -103,6 +103,25 @@ def cpu_seconds(pid: int | str = "self") -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def cpu_wait_seconds(pid: int | str = "self") -> float:
+    """Seconds the process's threads were runnable but waiting for a CPU (the kernel's
+    schedstat): what a crowded machine adds to every figure, whatever the code does."""
+    total = 0
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                total += int((task / "schedstat").read_text().split()[1])
+    return total / 1e9
+
+
+async def loop_lags(out: list[float], every: float = 0.05) -> None:
+    """How late the bot's event loop wakes a task that sleeps ``every`` seconds."""
+    while True:
+        t = time.monotonic()
+        await asyncio.sleep(every)
+        out.append(time.monotonic() - t - every)
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -382,7 +401,9 @@ async def serve(spec: dict[str, Any]) -> None:
     say({"port": served.web.port, "tables": tables, "rss": rss_bytes()})
     hub = served.web.hub
     cpu0, t0, traced0 = cpu_seconds(), time.monotonic(), 0
-    handling0 = 0
+    handling0, wait0 = 0, cpu_wait_seconds()
+    lags: list[float] = []
+    lagging = asyncio.create_task(loop_lags(lags))
     while True:
         c = await next_command(reader)
         cmd = c["cmd"]
@@ -390,7 +411,8 @@ async def serve(spec: dict[str, Any]) -> None:
             served.bot_moves.clear()
             served.person_moves = 0
             handling0 = len(served.app.stats.latencies)
-            cpu0, t0 = cpu_seconds(), time.monotonic()
+            cpu0, t0, wait0 = cpu_seconds(), time.monotonic(), cpu_wait_seconds()
+            lags.clear()
             say({"ok": True})
         elif cmd == "report":
             lat = list(served.app.stats.latencies)[handling0:]
@@ -400,6 +422,8 @@ async def serve(spec: dict[str, Any]) -> None:
                     "person_moves": served.person_moves,
                     "handling_ms": [x * 1000 for x in lat],
                     "cpu": cpu_seconds() - cpu0,
+                    "cpu_wait": cpu_wait_seconds() - wait0,
+                    "lags_ms": [x * 1000 for x in lags],
                     "elapsed": time.monotonic() - t0,
                     "sockets": hub.sockets(),
                     "rss": rss_bytes(),
@@ -436,6 +460,7 @@ async def serve(spec: dict[str, Any]) -> None:
             say({"url": f"http://127.0.0.1:{served.web.port}/table/#k={token}"})
         elif cmd == "stop":
             break
+    lagging.cancel()
     await served.web.stop()
     if served.adapter is not None:
         await served.adapter.stop()
@@ -641,15 +666,14 @@ async def clients(spec: dict[str, Any]) -> None:
     socks = [s for t in c.tables for s in t.socks]
     took = await c.open(socks)
     say({"connected": len(socks) - len(c.failed), "failed": c.failed[:5], "took": took})
-    cpu0, arrivals0 = cpu_seconds(), 0
+    cpu0, wait0 = cpu_seconds(), cpu_wait_seconds()
     while True:
         cmd = await next_command(reader)
         kind = cmd["cmd"]
         if kind == "go":
             c.latencies.clear()
             c.acts = c.refused = c.views = 0
-            cpu0 = cpu_seconds()
-            arrivals0 = int(time.monotonic())
+            cpu0, wait0 = cpu_seconds(), cpu_wait_seconds()
             c.start_playing()
             say({"ok": True})
         elif kind == "stop-playing":
@@ -665,7 +689,7 @@ async def clients(spec: dict[str, Any]) -> None:
                     "unfinished": sum(len(t.pending) for t in c.tables),
                     "arrivals": arrivals,
                     "cpu": cpu_seconds() - cpu0,
-                    "since": arrivals0,
+                    "cpu_wait": cpu_wait_seconds() - wait0,
                     "failed": c.failed[:5],
                 }
             )
@@ -787,12 +811,19 @@ def latency_part(args: argparse.Namespace, logs: Path, chat: bool) -> None:
     )
     line = (
         f"  CPU in the window: bot {rep['cpu']:.1f} s ({rep['cpu'] / el:.0%} of a core), "
-        f"clients {got['cpu']:.1f} s"
+        f"clients {got['cpu']:.1f} s (and {got['cpu_wait']:.1f} s waiting for a CPU)"
     )
     if tg is not None:
         top = ", ".join(f"{k} {v}" for k, v in sorted(tg["by"].items(), key=lambda kv: -kv[1])[:3])
         line += f", fake Telegram {tg['cpu']:.1f} s ({tg['calls']} Bot API calls: {top})"
     print(line + f"; bot RSS {rep['rss'] / 2**20:.0f} MiB")
+    moves = max(1, len(hand))
+    print(
+        f"  the bot's CPU a move (with its views{' and chat posts' if chat else ''}): "
+        f"{rep['cpu'] / moves * 1000:.2f} ms; its threads waited {rep['cpu_wait']:.1f} s for a "
+        f"CPU (runnable, not running: the machine's crowd); its event loop woke a 50 ms sleep "
+        f"late by {spread(rep['lags_ms'])}"
+    )
 
 
 def sockets_part(args: argparse.Namespace, logs: Path) -> None:
