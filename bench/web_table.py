@@ -404,6 +404,7 @@ async def serve(spec: dict[str, Any]) -> None:
     handling0, wait0 = 0, cpu_wait_seconds()
     lags: list[float] = []
     lagging = asyncio.create_task(loop_lags(lags))
+    profiler: Any = None
     while True:
         c = await next_command(reader)
         cmd = c["cmd"]
@@ -413,8 +414,17 @@ async def serve(spec: dict[str, Any]) -> None:
             handling0 = len(served.app.stats.latencies)
             cpu0, t0, wait0 = cpu_seconds(), time.monotonic(), cpu_wait_seconds()
             lags.clear()
+            if spec.get("profile"):
+                import cProfile
+
+                profiler = cProfile.Profile()
+                profiler.enable()
             say({"ok": True})
         elif cmd == "report":
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(spec["profile"])
+                profiler = None
             lat = list(served.app.stats.latencies)[handling0:]
             say(
                 {
@@ -743,6 +753,8 @@ def latency_part(args: argparse.Namespace, logs: Path, chat: bool) -> None:
     people, bots = args.tables, args.bot_tables
     fake = None
     spec: dict[str, Any] = {"people_tables": people, "bot_tables": bots, "level": args.level}
+    if args.profile:  # a cProfile of the bot's window, a file a variant
+        spec["profile"] = f"{args.profile}.{'chat' if chat else 'web'}"
     children: list[Child] = []
     try:
         if chat:
@@ -1025,6 +1037,12 @@ def main() -> None:
         default="telegram",
         choices=("telegram", "loose"),
         help="the adapter's rate limits: Telegram's (the default) or none to speak of",
+    )
+    p.add_argument(
+        "--profile",
+        default=None,
+        metavar="FILE",
+        help="write a cProfile of the bot's window in part 1 to FILE.web and FILE.chat",
     )
     p.add_argument("--sockets", type=int, default=1000, help="open sockets of part 2")
     p.add_argument("--traced", type=int, default=100, help="sockets more under tracemalloc")
