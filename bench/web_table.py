@@ -964,7 +964,7 @@ def browser_part(args: argparse.Namespace, logs: Path) -> None:
                 context = browser.new_context(viewport={"width": 360, "height": 640})
                 page = context.new_page()
                 responses: list[Any] = []
-                page.on("response", responses.append)
+                page.on("response", lambda r, got=responses: got.append(r))
                 start = time.perf_counter()
                 try:
                     page.goto(url)
