@@ -71,3 +71,23 @@ async def test_melds_belote_and_redeals_are_told_as_they_happen(tmp_path, rulese
     assert kinds <= {"meld", "belote", "redeal"}
     assert melds_scored or belote_scored or "redeal" in kinds, "a whole match told nothing"
     await h.app.stop()
+
+
+async def test_the_views_json_is_the_view_field_by_field(tmp_path):
+    """What the web table's socket carries: every field of the view, the same values."""
+    import dataclasses
+    import json
+
+    from bot.show.seat_view import view_json
+
+    h = await make_harness(tmp_path / "j.db", seed_window=0)
+    await table_with_bots(h, "alice")
+    await h.cmd("alice", "/start")
+    await h.until_turn(0)
+    [v] = h.app.table_views(user("alice"), Channel(h.table().channel))
+    data = json.loads(json.dumps(view_json(v)))
+    whole = dataclasses.asdict(v)
+    whole["legal_cards"] = sorted(v.legal_cards)
+    assert data == json.loads(json.dumps(whole))
+    assert data["choices"] and all(c["action"] for c in data["choices"])
+    await h.app.stop()
