@@ -7,7 +7,7 @@ maps clicks and commands back to :meth:`bot.app.BeloteApp.command` / ``press``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -26,9 +26,16 @@ class User:
 
 @dataclass(frozen=True)
 class Channel:
-    """Where a table lives; ``id`` is platform-scoped (``"discord:guild/channel"``)."""
+    """Where a table lives; ``id`` is platform-scoped (``"discord:guild/channel"``).
+
+    ``parent``: the id of the channel this one belongs to, when the platform says so (a
+    Discord thread's or forum post's channel, the forum): the place's settings are its
+    parent's, then its own over them. It is a fact of the moment, not part of the place's
+    identity (two channels with the same id are the same place, whatever parent each was
+    given), so it is left out of comparisons."""
 
     id: str
+    parent: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

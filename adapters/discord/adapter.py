@@ -69,6 +69,7 @@ from adapters.discord.messages import (
     dm_key,
 )
 from adapters.discord.shards import Shards
+from adapters.discord.threads import ThreadParents
 from adapters.discord.widgets import ActionButton, OutgoingMessage, shown
 from bot.ops.delivery import DeliveryQueue
 from bot.platform import Channel, Choices, Post, Reply, User
@@ -183,6 +184,7 @@ class DiscordAdapter:
         # Discord server when unsharded, never another platform's tables
         self.shards = Shards((0,), 1)
         self.public = PublicMessages(messages_path)
+        self.threads = ThreadParents()  # each thread's parent channel, from the gateway
         self.defer_after = defer_after
         self.now = clock
         # (user id, channel id) -> their private side there: an ephemeral message lives in
@@ -524,6 +526,7 @@ class DiscordAdapter:
             # a message, so it is a place we wrote for this user. In a server the click's
             # channel stays the truth (the core refuses a button of another channel's).
             channel = channel_of_place(place) or channel
+        channel = self.threads.placed(channel, interaction)  # a thread: its parent's values
         if self.closing:
             await self._turn_away(interaction, user.locale)
             return
