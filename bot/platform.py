@@ -62,6 +62,9 @@ class Post:
     image_name: str = "table.png"
     buttons: Buttons = ()
     to_user: str | None = None  # a User.id: private to that user; None: public
+    #: what ``image`` shows, in words, in its reader's language (bot.show.alt): the
+    #: attachment description a screen reader reads (Discord); "" without a picture
+    image_alt: str = ""
     # ``text`` line by line, each with its kind (``"trick-won"``, ``"turn"``... see
     # bot.show.texts.table_lines), for a platform that cannot edit a message (the terminal)
     # and chooses which lines to print again; chat adapters ignore it.
@@ -93,6 +96,7 @@ class Reply:
     image_name: str = "hand.png"
     buttons: Buttons = ()
     key: str | None = None
+    image_alt: str = ""  # what ``image`` shows, in words (see Post.image_alt)
     file: bytes | None = None
     file_name: str = "transcript.json"
     # A private post the input made for the acting user (their new hand after their card,
@@ -110,6 +114,7 @@ class Reply:
             image_name=post.image_name,
             buttons=post.buttons,
             key=post.key,
+            image_alt=post.image_alt,
             post=post,
         )
 

@@ -275,7 +275,7 @@ class DiscordAdapter:
         if job.once:  # the adapter's own line: its mention is meant (it never pings)
             view = OutgoingMessage(post.text, None, "", ())
         else:
-            view = shown(post.text, post.image, post.image_name, post.buttons)
+            view = shown(post.text, post.image, post.image_name, post.buttons, alt=post.image_alt)
         target = self.client.get_partial_messageable(channel_id)
         known = None if job.once else self.public.get(post.key)
         try:
@@ -315,7 +315,7 @@ class DiscordAdapter:
         if seq < person.applied.get(post.key, 0):
             log.debug("%s v%d: v%d is shown already", post.key, seq, person.applied[post.key])
             return
-        plain = shown(post.text, post.image, post.image_name, post.buttons)
+        plain = shown(post.text, post.image, post.image_name, post.buttons, alt=post.image_alt)
         now = self.now()
         person.prune(now)
         message = person.find(post.key, adopt=_adoptable(post.key, plain))
@@ -362,7 +362,9 @@ class DiscordAdapter:
         """A private post as shown through ``interaction``: in a DM its buttons carry the
         table's place, as the click there comes from the DM channel."""
         place = place_of(post.channel) if _in_dm(interaction) else None
-        return shown(post.text, post.image, post.image_name, post.buttons, place)
+        return shown(
+            post.text, post.image, post.image_name, post.buttons, place, alt=post.image_alt
+        )
 
     async def _show_by_dm(self, person: Person, post: Post, seq: int) -> None:
         """A private post no live interaction can show: edit the user's DM showing this
@@ -383,7 +385,9 @@ class DiscordAdapter:
         if user is None or place is None or user_id in self._dm_refused:
             log.info("post %s: no live interaction of that user to show it with", post.key)
             return
-        view = shown(post.text, post.image, post.image_name, post.buttons, place)
+        view = shown(
+            post.text, post.image, post.image_name, post.buttons, place, alt=post.image_alt
+        )
         key = dm_key(user_id, post.key)
         known = self.public.get(key)
         renew = view.asks and not self.public.asking(key)  # a ping: their move, newly
@@ -785,7 +789,9 @@ class DiscordAdapter:
         newest = self._latest.get((answering.user_id, answering.channel_id, key or ""))
         if newest is not None:
             seq, post = newest
-            view = shown(post.text, post.image, post.image_name, post.buttons, place)
+            view = shown(
+                post.text, post.image, post.image_name, post.buttons, place, alt=post.image_alt
+            )
             return _Item(key, seq, view, adoptable=_adoptable(key or "", view))
         return _copy_view(interaction.message, disabled=False)
 
@@ -820,7 +826,9 @@ class DiscordAdapter:
         for key, (seq, post) in sorted(newest.items(), key=lambda kv: kv[1][0]):
             if seq < person.applied.get(key, 0):
                 continue  # a newer version was shown meanwhile
-            view = shown(post.text, post.image, post.image_name, post.buttons, place)
+            view = shown(
+                post.text, post.image, post.image_name, post.buttons, place, alt=post.image_alt
+            )
             items.append(_Item(key, seq, view, adoptable=_adoptable(key, view)))
         for note in answering.notes:
             items.append(_Item(None, next(self._seq), shown(note, None, "", ())))
@@ -832,11 +840,21 @@ class DiscordAdapter:
             if later is not None:
                 # delivered after the interaction came, so at least as new as this answer
                 seq, post = later
-                view = shown(post.text, post.image, post.image_name, post.buttons, place)
+                view = shown(
+                    post.text, post.image, post.image_name, post.buttons, place, alt=post.image_alt
+                )
                 items.append(_Item(key, seq, view))
                 continue
             document = None if reply.file is None else (reply.file_name, reply.file)
-            view = shown(reply.text, reply.image, reply.image_name, reply.buttons, place, document)
+            view = shown(
+                reply.text,
+                reply.image,
+                reply.image_name,
+                reply.buttons,
+                place,
+                document,
+                alt=reply.image_alt,
+            )
             items.append(_Item(key, next(self._seq), view, public=public and reply.ok))
         return items
 

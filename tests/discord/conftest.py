@@ -35,6 +35,7 @@ class World:
     scheduler: FakeScheduler | None = None
     defer_after: float = 2.0
     database: str | None = None  # a PostgreSQL URL; by default a SQLite file in tmp
+    tournaments: bool = False  # the tournament service runs in the bot
 
     async def start_bot(self, scheduler: Any = None) -> DiscordBot:
         """A new discord.py client and a new core on the same database (a restart).
@@ -49,7 +50,9 @@ class World:
             # one name across restarts: the restarted bot takes its tables back at once
             target = self.database or self.tmp / "belote.sqlite"
             store = await open_store(target, owner="discord-tests")
-            settings = Settings(fast=True, drand=False, bot_delay=0.0)
+            settings = Settings(
+                fast=True, drand=False, bot_delay=0.0, tournaments=self.tournaments
+            )
             return BeloteApp(
                 store=store,
                 platform=platform,

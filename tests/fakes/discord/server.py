@@ -1101,17 +1101,21 @@ class FakeDiscord:
             self.files[attachment_id] = upload.data
             filename = item.get("filename") or upload.filename
             url = f"{self.base_url}/attachments/{attachment_id}/{filename}"
-            result.append(
-                {
-                    "id": attachment_id,
-                    "filename": filename,
-                    "size": len(upload.data),
-                    "url": url,
-                    "proxy_url": url,
-                    "content_type": _content_type(filename),
-                    "ephemeral": ephemeral,
-                }
-            )
+            attachment = {
+                "id": attachment_id,
+                "filename": filename,
+                "size": len(upload.data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": _content_type(filename),
+                "ephemeral": ephemeral,
+            }
+            description = item.get("description")
+            if description is not None:  # the alt text: 1024 characters at most
+                if not isinstance(description, str) or len(description) > 1024:
+                    raise invalid_form("attachments", "Must be 1024 or fewer in length.")
+                attachment["description"] = description
+            result.append(attachment)
         return result
 
     def _new_message(
