@@ -50,9 +50,7 @@ class World:
             # one name across restarts: the restarted bot takes its tables back at once
             target = self.database or self.tmp / "belote.sqlite"
             store = await open_store(target, owner="discord-tests")
-            settings = Settings(
-                fast=True, drand=False, bot_delay=0.0, tournaments=self.tournaments
-            )
+            settings = Settings(fast=True, drand=False, bot_delay=0.0, tournaments=self.tournaments)
             return BeloteApp(
                 store=store,
                 platform=platform,
