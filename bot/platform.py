@@ -7,7 +7,7 @@ maps clicks and commands back to :meth:`bot.app.BeloteApp.command` / ``press``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -26,9 +26,16 @@ class User:
 
 @dataclass(frozen=True)
 class Channel:
-    """Where a table lives; ``id`` is platform-scoped (``"discord:guild/channel"``)."""
+    """Where a table lives; ``id`` is platform-scoped (``"discord:guild/channel"``).
+
+    ``parent``: the id of the channel this one belongs to, when the platform says so (a
+    Discord thread's or forum post's channel, the forum): the place's settings are its
+    parent's, then its own over them. It is a fact of the moment, not part of the place's
+    identity (two channels with the same id are the same place, whatever parent each was
+    given), so it is left out of comparisons."""
 
     id: str
+    parent: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,9 @@ class Post:
     image_name: str = "table.png"
     buttons: Buttons = ()
     to_user: str | None = None  # a User.id: private to that user; None: public
+    #: what ``image`` shows, in words, in its reader's language (bot.show.alt): the
+    #: attachment description a screen reader reads (Discord); "" without a picture
+    image_alt: str = ""
     # ``text`` line by line, each with its kind (``"trick-won"``, ``"turn"``... see
     # bot.show.texts.table_lines), for a platform that cannot edit a message (the terminal)
     # and chooses which lines to print again; chat adapters ignore it.
@@ -89,6 +99,7 @@ class Reply:
     image_name: str = "hand.png"
     buttons: Buttons = ()
     key: str | None = None
+    image_alt: str = ""  # what ``image`` shows, in words (see Post.image_alt)
     file: bytes | None = None
     file_name: str = "transcript.json"
     # A private post the input made for the acting user (their new hand after their card,
@@ -108,6 +119,7 @@ class Reply:
             image_name=post.image_name,
             buttons=post.buttons,
             key=post.key,
+            image_alt=post.image_alt,
             post=post,
         )
 

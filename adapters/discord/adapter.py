@@ -69,6 +69,7 @@ from adapters.discord.messages import (
     dm_key,
 )
 from adapters.discord.shards import Shards
+from adapters.discord.threads import ThreadParents
 from adapters.discord.widgets import ActionButton, OutgoingMessage, shown
 from bot.ops.delivery import DeliveryQueue
 from bot.platform import Channel, Choices, Post, Reply, User
@@ -183,6 +184,7 @@ class DiscordAdapter:
         # Discord server when unsharded, never another platform's tables
         self.shards = Shards((0,), 1)
         self.public = PublicMessages(messages_path)
+        self.threads = ThreadParents()  # each thread's parent channel, from the gateway
         self.defer_after = defer_after
         self.now = clock
         # (user id, channel id) -> their private side there: an ephemeral message lives in
@@ -273,7 +275,7 @@ class DiscordAdapter:
         if job.once:  # the adapter's own line: its mention is meant (it never pings)
             view = OutgoingMessage(post.text, None, "", ())
         else:
-            view = shown(post.text, post.image, post.image_name, post.buttons)
+            view = shown(post.text, post.image, post.image_name, post.buttons, alt=post.image_alt)
         target = self.client.get_partial_messageable(channel_id)
         known = None if job.once else self.public.get(post.key)
         try:
@@ -313,7 +315,7 @@ class DiscordAdapter:
         if seq < person.applied.get(post.key, 0):
             log.debug("%s v%d: v%d is shown already", post.key, seq, person.applied[post.key])
             return
-        plain = shown(post.text, post.image, post.image_name, post.buttons)
+        plain = shown(post.text, post.image, post.image_name, post.buttons, alt=post.image_alt)
         now = self.now()
         person.prune(now)
         message = person.find(post.key, adopt=_adoptable(post.key, plain))
@@ -360,7 +362,9 @@ class DiscordAdapter:
         """A private post as shown through ``interaction``: in a DM its buttons carry the
         table's place, as the click there comes from the DM channel."""
         place = place_of(post.channel) if _in_dm(interaction) else None
-        return shown(post.text, post.image, post.image_name, post.buttons, place)
+        return shown(
+            post.text, post.image, post.image_name, post.buttons, place, alt=post.image_alt
+        )
 
     async def _show_by_dm(self, person: Person, post: Post, seq: int) -> None:
         """A private post no live interaction can show: edit the user's DM showing this
@@ -381,7 +385,9 @@ class DiscordAdapter:
         if user is None or place is None or user_id in self._dm_refused:
             log.info("post %s: no live interaction of that user to show it with", post.key)
             return
-        view = shown(post.text, post.image, post.image_name, post.buttons, place)
+        view = shown(
+            post.text, post.image, post.image_name, post.buttons, place, alt=post.image_alt
+        )
         key = dm_key(user_id, post.key)
         known = self.public.get(key)
         renew = view.asks and not self.public.asking(key)  # a ping: their move, newly
@@ -524,6 +530,7 @@ class DiscordAdapter:
             # a message, so it is a place we wrote for this user. In a server the click's
             # channel stays the truth (the core refuses a button of another channel's).
             channel = channel_of_place(place) or channel
+        channel = self.threads.placed(channel, interaction)  # a thread: its parent's values
         if self.closing:
             await self._turn_away(interaction, user.locale)
             return
@@ -782,7 +789,9 @@ class DiscordAdapter:
         newest = self._latest.get((answering.user_id, answering.channel_id, key or ""))
         if newest is not None:
             seq, post = newest
-            view = shown(post.text, post.image, post.image_name, post.buttons, place)
+            view = shown(
+                post.text, post.image, post.image_name, post.buttons, place, alt=post.image_alt
+            )
             return _Item(key, seq, view, adoptable=_adoptable(key or "", view))
         return _copy_view(interaction.message, disabled=False)
 
@@ -817,7 +826,9 @@ class DiscordAdapter:
         for key, (seq, post) in sorted(newest.items(), key=lambda kv: kv[1][0]):
             if seq < person.applied.get(key, 0):
                 continue  # a newer version was shown meanwhile
-            view = shown(post.text, post.image, post.image_name, post.buttons, place)
+            view = shown(
+                post.text, post.image, post.image_name, post.buttons, place, alt=post.image_alt
+            )
             items.append(_Item(key, seq, view, adoptable=_adoptable(key, view)))
         for note in answering.notes:
             items.append(_Item(None, next(self._seq), shown(note, None, "", ())))
@@ -829,11 +840,21 @@ class DiscordAdapter:
             if later is not None:
                 # delivered after the interaction came, so at least as new as this answer
                 seq, post = later
-                view = shown(post.text, post.image, post.image_name, post.buttons, place)
+                view = shown(
+                    post.text, post.image, post.image_name, post.buttons, place, alt=post.image_alt
+                )
                 items.append(_Item(key, seq, view))
                 continue
             document = None if reply.file is None else (reply.file_name, reply.file)
-            view = shown(reply.text, reply.image, reply.image_name, reply.buttons, place, document)
+            view = shown(
+                reply.text,
+                reply.image,
+                reply.image_name,
+                reply.buttons,
+                place,
+                document,
+                alt=reply.image_alt,
+            )
             items.append(_Item(key, next(self._seq), view, public=public and reply.ok))
         return items
 

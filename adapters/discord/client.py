@@ -75,6 +75,26 @@ class BeloteClient(discord.Client):
     async def on_disconnect(self) -> None:
         metrics.connected("discord", False)
 
+    # --- each thread's parent channel (adapters/discord/threads.py), from the gateway ---
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        self.adapter.threads.learn_guild(guild)  # GUILD_CREATE's active threads
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.adapter.threads.learn_guild(guild)
+
+    async def on_thread_create(self, thread: discord.Thread) -> None:
+        self.adapter.threads.learn_thread(thread)
+
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        self.adapter.threads.learn_thread(thread)  # THREAD_LIST_SYNC, an unknown update
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        self.adapter.threads.learn_payload(dict(payload.data))  # archived ones too
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        self.adapter.threads.forget(payload.thread_id)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A click on one of our buttons that is no longer on the message (an old client
         still showing a stale hand), or with a custom id we never made (a forged request):

@@ -52,7 +52,8 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
             if adapter.app is None:
                 return []
             try:  # a suggestion is a convenience: any surprise gives none, not an error
-                choices = await adapter.app.choices(user_of(interaction), channel_of(interaction))
+                here = adapter.threads.placed(channel_of(interaction), interaction)
+                choices = await adapter.app.choices(user_of(interaction), here)
                 found = source(choices, current)
             except Exception:
                 log.debug("no suggestions", exc_info=True)
@@ -239,6 +240,18 @@ def register_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -
     register_event_commands(tree, run)
 
 
+#: The numbers of ``/settings set``'s optional pairs after the first (``name2 value2``...).
+EXTRA = (2, 3, 4, 5)
+
+
+def scope_word(here: bool | None, parent: bool | None) -> str | None:
+    """The core's word for where a change applies: ``here`` (this channel, thread or
+    post), ``parent`` (the channel a thread or post belongs to); both: the usage line."""
+    if here and parent:
+        return "here parent"
+    return "here" if here else "parent" if parent else None
+
+
 def register_settings_commands(tree: app_commands.CommandTree, run: Run) -> None:
     """``/settings``: the server's own settings, rendered from their declarations
     (``bot.community.registry``), so a new setting needs nothing here. Anyone may read
@@ -255,46 +268,82 @@ def register_settings_commands(tree: app_commands.CommandTree, run: Run) -> None
         found = [s.name for s in SETTINGS if typed in s.name][:25]
         return [app_commands.Choice(name=n, value=n) for n in found]
 
-    async def values(
-        interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        name = str(getattr(interaction.namespace, "name", "") or "").lower().replace("-", "_")
-        found = BY_NAME.get(name)
-        if found is None:
-            return []
-        typed = current.lower()
-        picks = [c for c in found.choices() if typed in c.lower()][:25]
-        return [app_commands.Choice(name=c, value=c) for c in picks]
+    def values_of(field: str) -> Callable[..., Awaitable[list[app_commands.Choice[str]]]]:
+        """The autocomplete of a value: the typical values of the setting named in
+        ``field`` (``name``, ``name2``...) of the same command."""
+
+        async def values(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            typed_name = str(getattr(interaction.namespace, field, "") or "")
+            found = BY_NAME.get(typed_name.lower().replace("-", "_"))
+            if found is None:
+                return []
+            typed = current.lower()
+            picks = [c for c in found.choices() if typed in c.lower()][:25]
+            return [app_commands.Choice(name=c, value=c) for c in picks]
+
+        return values
 
     @group.command(name="show", description="Every setting here, with its default")
     async def show(interaction: discord.Interaction) -> None:
         await run(interaction, "/settings show")
 
-    @group.command(name="set", description="Change a setting (Manage Server or a named role)")
+    @group.command(name="set", description="Change settings (Manage Server or a named role)")
     @app_commands.describe(
-        name="Which setting", value="Its new value", here="For this channel only"
+        name="Which setting",
+        value="Its new value",
+        here="For this channel (or thread, or forum post) only",
+        parent="For the channel this thread or post belongs to, and all its threads",
+        **{f"name{n}": "Another setting, changed with the others or not at all" for n in EXTRA},
+        **{f"value{n}": "Its new value" for n in EXTRA},
     )
-    @app_commands.autocomplete(name=names, value=values)
+    @app_commands.autocomplete(
+        name=names,
+        value=values_of("name"),
+        **{f"name{n}": names for n in EXTRA},
+        **{f"value{n}": values_of(f"name{n}") for n in EXTRA},
+    )
     async def set_(
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 40],
         value: app_commands.Range[str, 1, 200],
+        name2: app_commands.Range[str, 1, 40] | None = None,
+        value2: app_commands.Range[str, 1, 200] | None = None,
+        name3: app_commands.Range[str, 1, 40] | None = None,
+        value3: app_commands.Range[str, 1, 200] | None = None,
+        name4: app_commands.Range[str, 1, 40] | None = None,
+        value4: app_commands.Range[str, 1, 200] | None = None,
+        name5: app_commands.Range[str, 1, 40] | None = None,
+        value5: app_commands.Range[str, 1, 200] | None = None,
         here: bool | None = None,
+        parent: bool | None = None,
     ) -> None:
-        await run(
-            interaction,
-            words("/settings set", name, "".join(value.split()), "here" if here else None),
-        )
+        """Up to five NAME VALUE pairs, set together in one change or not at all (the core
+        reads every value before it writes any); a name without its value, or a value
+        without its name, is the usage line, with nothing changed."""
+        pairs = [(name, value), (name2, value2), (name3, value3), (name4, value4)]
+        pairs.append((name5, value5))
+        if any((n is None) != (v is None) for n, v in pairs):
+            await run(interaction, "/settings set")
+            return
+        typed = [f"{n.strip()} {''.join(v.split())}" for n, v in pairs if n and v]
+        await run(interaction, words("/settings set", *typed, scope_word(here, parent)))
 
     @group.command(name="reset", description="Put a setting back to its default")
-    @app_commands.describe(name="Which setting", here="This channel's own value only")
+    @app_commands.describe(
+        name="Which setting",
+        here="This channel's (or thread's) own value only",
+        parent="The value of the channel this thread or post belongs to",
+    )
     @app_commands.autocomplete(name=names)
     async def reset(
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 40],
         here: bool | None = None,
+        parent: bool | None = None,
     ) -> None:
-        await run(interaction, words("/settings reset", name, "here" if here else None))
+        await run(interaction, words("/settings reset", name, scope_word(here, parent)))
 
     @group.command(name="log", description="Who changed which setting, and when")
     async def log_(interaction: discord.Interaction) -> None:

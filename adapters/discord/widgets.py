@@ -163,6 +163,8 @@ class OutgoingMessage:
     buttons: Buttons
     place: str | None = None  # the table's place, when shown in a DM (see build_view)
     document: tuple[str, bytes] | None = None  # (name, bytes): a file sent with it
+    #: the picture's attachment description (its alt text, read by screen readers)
+    image_alt: str = ""
 
     @property
     def rich(self) -> bool:
@@ -179,7 +181,11 @@ class OutgoingMessage:
     def file(self) -> discord.File | None:
         if self.image is None:
             return None
-        return discord.File(io.BytesIO(self.image), filename=self.image_name)
+        return discord.File(
+            io.BytesIO(self.image),
+            filename=self.image_name,
+            description=self.image_alt[:ALT_MOST] or None,
+        )
 
     def files(self) -> list[discord.File]:
         """The picture, then the document (``/verify``'s transcript), when there are."""
@@ -219,6 +225,7 @@ def plain_text(text: str) -> str:
 
 
 NO_PINGS = discord.AllowedMentions.none()
+ALT_MOST = 1024  # Discord's limit on an attachment's description
 
 
 def shown(
@@ -228,7 +235,11 @@ def shown(
     buttons: Buttons,
     place: str | None = None,
     document: tuple[str, bytes] | None = None,
+    *,
+    alt: str = "",
 ) -> OutgoingMessage:
+    """The core's post or answer as a message; ``alt``: what the picture shows, in words
+    (sent as its attachment description, not escaped: Discord reads no markdown there)."""
     text = plain_text(text)
     content = text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
-    return OutgoingMessage(content, image, image_name, buttons, place, document)
+    return OutgoingMessage(content, image, image_name, buttons, place, document, alt)

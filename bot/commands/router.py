@@ -209,6 +209,7 @@ class CommandRouter:
                 image_name=post.image_name,
                 buttons=post.buttons,
                 key=post.key,  # the adapter's later hand posts edit this very message
+                image_alt=post.image_alt,
             )
         ]
 

@@ -36,12 +36,26 @@ CACHE_SECONDS = 5.0  # how stale another process's change may look to an input's
 LOG_SHOWN = 10  # changes ``/settings log`` shows
 PRESS = "st:"  # the settings buttons' payload prefix
 HERE = "here"  # the typed word for "this channel only"
+PARENT = "parent"  # the typed word for "the channel this thread or post belongs to"
 
 
 def group_of(channel: Channel) -> str:
     """The group a channel belongs to: ``discord:<server>``, ``telegram:<chat>``."""
     head, _, _rest = channel.id.partition("/")
     return head
+
+
+def scope_chain(channel: Channel) -> list[tuple[str, str]]:
+    """Where ``channel``'s values come from, the weakest first, each with the word its
+    source is shown with: the group (``server``), the channel it belongs to (``parent``:
+    a thread's or forum post's channel), then its own (``channel``)."""
+    grp = group_of(channel)
+    tiers = [("server", grp)]
+    if channel.parent and channel.parent != grp and group_of(Channel(channel.parent)) == grp:
+        tiers.append(("parent", channel.parent))
+    if channel.id != grp:
+        tiers.append(("channel", channel.id))
+    return tiers
 
 
 def is_private(channel: Channel) -> bool:
@@ -89,23 +103,22 @@ class CommunitySettings:
     async def values(self, channel: Channel, *, fresh: bool = True) -> Values:
         """The settings of ``channel``; ``fresh=False`` may answer from a cache a few
         seconds old (for what every input reads)."""
+        key = f"{channel.id}<{channel.parent or ''}"
         if not fresh:
-            hit = self._cache.get(channel.id)
+            hit = self._cache.get(key)
             if hit is not None and time.monotonic() - hit[0] < CACHE_SECONDS:
                 return hit[1]
-        grp = group_of(channel)
-        scopes = [grp] if grp == channel.id else [grp, channel.id]
-        stored = await self._store.community_settings(scopes)
+        tiers = scope_chain(channel)
+        stored = await self._store.community_settings([scope for _where, scope in tiers])
         by_scope = {(r.scope, r.key): r.value for r in stored}
         values: dict[str, Any] = {}
         source: dict[str, str] = {}
         for s in SETTINGS:
             values[s.name] = s.default(self.defaults)
             source[s.name] = "default"
-            tiers = [("server", grp)] + ([("channel", channel.id)] if s.per_channel else [])
-            for where, scope in tiers:
+            for where, scope in tiers if s.per_channel else tiers[:1]:
                 text = by_scope.get((scope, s.name))
-                if text is None or (scope == grp and where == "channel"):
+                if text is None:
                     continue
                 try:
                     values[s.name] = s.read(text)
@@ -115,7 +128,7 @@ class CommunitySettings:
         found = Values(values, source)
         if len(self._cache) > 10_000:
             self._cache.clear()
-        self._cache[channel.id] = (time.monotonic(), found)
+        self._cache[key] = (time.monotonic(), found)
         return found
 
     def may_configure(self, user: User, values: Values) -> bool:
@@ -146,11 +159,15 @@ class CommunitySettings:
         changes: Iterable[tuple[Setting, Any]],
         *,
         here: bool = False,
+        parent: bool = False,
     ) -> list[SettingChange]:
-        """Set (a value) or reset (None) settings, checked first, in one transaction.
+        """Set (a value) or reset (None) settings, checked first, in one transaction:
+        the server's, ``here`` this channel's (thread's, post's) own, ``parent`` the
+        values of the channel this thread or post belongs to (a forum's, for all its
+        posts).
 
         Refused, with nothing written: a user who may not, a private chat, a setting of
-        the whole server asked for one channel."""
+        the whole server asked for one channel, ``parent`` where there is none."""
         if is_private(channel):
             raise Refused("err-settings-private")
         current = await self.values(channel)
@@ -159,12 +176,16 @@ class CommunitySettings:
         pairs = list(changes)
         grp = group_of(channel)
         here = here and channel.id != grp  # a chat without topics is its own group
+        chain = dict(scope_chain(channel))
+        if parent and "parent" not in chain:
+            raise Refused("err-setting-no-parent")
+        scope = chain["parent"] if parent else channel.id if here else grp
         for s, _value in pairs:
-            if here and not s.per_channel:
+            if scope != grp and not s.per_channel:
                 raise Refused("err-setting-here", name=s.name)
         w = SettingsWrite(
             grp=grp,
-            scope=channel.id if here else grp,
+            scope=scope,
             changes=tuple((s.name, None if v is None else s.write(v)) for s, v in pairs),
             by_user=user.id,
             by_name=user.name[:64],
@@ -178,12 +199,16 @@ class CommunitySettings:
     # --- the command -----------------------------------------------------------------
 
     async def command(self, ctx: Ctx) -> list[Reply]:
-        """``/settings [show | set NAME VALUE ... [here] | reset NAME ... [here] | log]``."""
+        """``/settings [show | set NAME VALUE ... [here|parent] | reset NAME ... [here|parent]
+        | log]``."""
         args = list(ctx.args)
         sub = args.pop(0).lower() if args else "show"
-        here = bool(args) and args[-1].lower() == HERE
-        if here:
-            args.pop()
+        scopes: set[str] = set()
+        while args and args[-1].lower() in (HERE, PARENT):
+            scopes.add(args.pop().lower())
+        here, parent = HERE in scopes, PARENT in scopes
+        if here and parent:
+            raise Refused("err-settings-usage")
         if sub == "show" and not args:
             return [await self.view(ctx.user, ctx.channel)]
         if sub == "log" and not args:
@@ -191,25 +216,28 @@ class CommunitySettings:
         if sub == "set" and args and len(args) % 2 == 0:
             pairs = [(setting(args[i]), args[i + 1]) for i in range(0, len(args), 2)]
             read = [(s, s.read(word)) for s, word in pairs]  # every value checked first
-            done = await self.change(ctx.user, ctx.channel, read, here=here)
-            return [self._changed(ctx.user.locale, done)]
+            done = await self.change(ctx.user, ctx.channel, read, here=here, parent=parent)
+            return [self._changed(ctx.user.locale, done, ctx.channel)]
         if sub == "reset" and args:
             names = [setting(a) for a in args]
-            done = await self.change(ctx.user, ctx.channel, [(s, None) for s in names], here=here)
-            return [self._changed(ctx.user.locale, done)]
+            resets = [(s, None) for s in names]
+            done = await self.change(ctx.user, ctx.channel, resets, here=here, parent=parent)
+            return [self._changed(ctx.user.locale, done, ctx.channel)]
         raise Refused("err-settings-usage")
 
-    def _changed(self, loc: str, done: list[SettingChange]) -> Reply:
+    def _changed(self, loc: str, done: list[SettingChange], channel: Channel) -> Reply:
+        """What changed, and where: the server, this channel, or the channel this
+        thread or post belongs to (and so all its threads and posts)."""
         lines = []
         for c in done:
             s = BY_NAME[c.key]
-            here = "/" in c.scope
+            where = "server" if "/" not in c.scope else "channel"
+            if where == "channel" and c.scope != channel.id:
+                where = "parent"
             if c.new is None:
-                key = "settings-reset-channel" if here else "settings-reset-server"
-                lines.append(_(key, loc, name=s.name))
+                lines.append(_(f"settings-reset-{where}", loc, name=s.name))
             else:
-                key = "settings-changed-channel" if here else "settings-changed-server"
-                lines.append(_(key, loc, name=s.name, value=c.new))
+                lines.append(_(f"settings-changed-{where}", loc, name=s.name, value=c.new))
         return Reply("\n".join(lines))
 
     def label(self, s: Setting, loc: str) -> str:
@@ -309,8 +337,8 @@ class CommunitySettings:
             return [Reply(text, buttons=tuple(rows))]
         if what == "s" and len(parts) == 4:
             done = await self.change(ctx.user, ctx.channel, [(s, s.read(parts[3]))])
-            return [self._changed(loc, done)]
+            return [self._changed(loc, done, ctx.channel)]
         if what == "r" and len(parts) == 3:
             done = await self.change(ctx.user, ctx.channel, [(s, None)])
-            return [self._changed(loc, done)]
+            return [self._changed(loc, done, ctx.channel)]
         raise Refused("err-stale-button")

@@ -30,7 +30,7 @@ from bot.play.journal import Journal
 from bot.play.registry import TableRegistry
 from bot.play.table import MatchRun, Table
 from bot.refused import Refused
-from bot.show import texts
+from bot.show import alt, texts
 from bot.show.dispatch import Dispatch
 from bot.show.i18n import _
 from bot.show.posting import Presenter, button_code, table_locale
@@ -372,7 +372,15 @@ class Ceremony:
         if self._presenter.draws:
             image = await self._presenter.replay_picture(record, names, ctx.locale)
         text = _("replay-caption", ctx.locale, match=f"m{row.id}", deal=number, deals=len(played))
-        return [Reply(text, image=image, image_name=f"replay-m{row.id}-{number}.gif")]
+        words_alt = alt.replay_alt(f"m{row.id}", number, record, names, ctx.locale)
+        return [
+            Reply(
+                text,
+                image=image,
+                image_name=f"replay-m{row.id}-{number}.gif",
+                image_alt=words_alt if image is not None else "",
+            )
+        ]
 
     async def transcript(self, match_id: int) -> Any:
         """The fair-deal transcript of a match (server seed only once it is over)."""

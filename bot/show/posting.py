@@ -19,7 +19,7 @@ from bot.ops import metrics
 from bot.ops.clock import Clock
 from bot.platform import Button, Channel, Post
 from bot.play.table import Table
-from bot.show import render, texts
+from bot.show import alt, render, texts
 from bot.show.i18n import _, has_text
 from engine import Action, ContractMade, DealEnded, Dealt, Event, Redealt
 from engine.contract import BID_WORDS
@@ -72,8 +72,10 @@ class Presenter:
         buttons: tuple[tuple[Button, ...], ...] = (),
         lines: texts.Lines | None = None,
         moment: str | None = None,
+        image_alt: str = "",
     ) -> Post:
-        """One post about table ``t`` (``to_user``: private to that user)."""
+        """One post about table ``t`` (``to_user``: private to that user); ``image_alt``:
+        what the picture shows, in words (bot.show.alt)."""
         return Post(
             channel=Channel(t.channel),
             key=key,
@@ -82,6 +84,7 @@ class Presenter:
             image_name=image_name,
             buttons=buttons,
             to_user=to_user,
+            image_alt=image_alt if image is not None else "",
             lines=tuple(lines or ()),
             moment=self._moment(t) if moment is None else moment,
             version=next(self._versions),
@@ -135,8 +138,32 @@ class Presenter:
                 row.append(Button(_("label-web", loc), button_code(t, "web")))
             buttons = (tuple(row),)
         return self.post(
-            t, f"table:{t.id}", texts.join(lines), image=image, buttons=buttons, lines=lines
+            t,
+            f"table:{t.id}",
+            texts.join(lines),
+            image=image,
+            buttons=buttons,
+            lines=lines,
+            image_alt=self.table_alt(t, loc),
         )
+
+    @staticmethod
+    def table_alt(t: Table, loc: str) -> str:
+        """The table picture in words (see :mod:`bot.show.alt`)."""
+        run = t.run
+        if run is None or run.match is None:
+            return ""
+        view = run.match.view(None)
+        contract = ""
+        if view.contract is not None:
+            contract = _(
+                "contract-line",
+                loc,
+                contract=texts.contract_text(view.contract, loc),
+                taker=texts.seat_name(run.seats[view.contract.taker], loc),
+            )
+        names = [texts.seat_name(s, loc) for s in run.seats]
+        return alt.table_alt(view, names, t.tid, loc, contract=contract)
 
     async def table_picture(self, t: Table, loc: str) -> bytes | None:
         """The table's picture during (and at the end of) a match; None in the lobby."""
@@ -177,6 +204,7 @@ class Presenter:
                     to_user=s.user_id,
                     image=await self.table_picture(t, s.locale),
                     image_name="hand.png",
+                    image_alt=self.table_alt(t, s.locale),
                 )
             )
         return posts
@@ -208,6 +236,15 @@ class Presenter:
             text=texts.join(lines),
             image=image,
             image_name="hand.png",
+            image_alt=""
+            if image is None
+            else alt.hand_alt(
+                run.match.view(seat),
+                texts.hand_order(run.match.view(seat)),
+                t.tid,
+                loc,
+                moving=run.to_move == seat and not run.is_auto(seat),
+            ),
             buttons=tuple(buttons),
             to_user=s.user_id,
             lines=tuple(lines),
@@ -357,6 +394,10 @@ class Presenter:
                     image=image,
                     image_name="result.png",
                     moment=f"m{run.id}-deal{k + 1:02d}",
+                    # the picture's table of points; not the last trick (text only)
+                    image_alt=alt.result_alt(
+                        k + 1, [text for kind, text in lines if kind != "trick-won"], loc
+                    ),
                 )
             )
         return posts

@@ -171,7 +171,7 @@ def table_view(t: Table, user_id: str, locale: str, now: float) -> TableView:
     public = m.view(None)
     last = public.tricks[-1] if public.tricks else None
     if last is None and live.over and m.deals:
-        done = texts._played_tricks(m.deals[-1]) if m.deals[-1].result is not None else []
+        done = texts.played_tricks(m.deals[-1]) if m.deals[-1].result is not None else []
         last = done[-1] if done else None
     mover = live.to_move
     left = None

@@ -489,7 +489,7 @@ def result_lines(run: MatchRun, record: Any, locale: str) -> Lines:
             ),
         )
     ]
-    tricks = _played_tricks(record)
+    tricks = played_tricks(record)
     if tricks:
         lines.append(("trick-won", trick_won_line(run, len(tricks), tricks[-1], locale)))
     factor = 2 if c.trump == "NT" else 1
@@ -538,7 +538,7 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def _played_tricks(record: Any) -> list[Any]:
+def played_tricks(record: Any) -> list[Any]:
     """The deal's complete tricks (cards in play order and the winner), from its record."""
     from bot.show.render.history import tricks_of
 

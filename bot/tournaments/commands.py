@@ -214,7 +214,8 @@ async def _tournament(app: Any, user: User, channel: Channel, args: list[str]) -
     if sub == "standings":
         t = _pick(service, channel, rest, ladder=False)
         text, image = await service.pages.standings_answer(t, loc)
-        return [Reply(text, image=image, image_name="standings.png")]
+        shows = service.pages.standings_alt(t, text, loc) if image is not None else ""
+        return [Reply(text, image=image, image_name="standings.png", image_alt=shows)]
     if sub == "pairings":
         return [
             Reply(service.pages.pairings_text(_pick(service, channel, rest, ladder=False), loc))
@@ -337,7 +338,8 @@ async def _ladder(app: Any, user: User, channel: Channel, args: list[str]) -> li
     if sub == "standings":
         t = _pick(service, channel, rest, ladder=True)
         text, image = await service.pages.standings_answer(t, loc)
-        return [Reply(text, image=image, image_name="standings.png")]
+        shows = service.pages.standings_alt(t, text, loc) if image is not None else ""
+        return [Reply(text, image=image, image_name="standings.png", image_alt=shows)]
     raise Refused("tour-err-usage", usage=LADDER_USAGE)
 
 
@@ -428,7 +430,8 @@ async def handle_tournament_press(
             return [Reply(tt("tour-joined", loc, name=t.name, tid=t.id))]
         if what == "standings":
             text, image = await service.pages.standings_answer(t, loc)
-            return [Reply(text, image=image, image_name="standings.png")]
+            shows = service.pages.standings_alt(t, text, loc) if image is not None else ""
+            return [Reply(text, image=image, image_name="standings.png", image_alt=shows)]
         raise Refused("tour-err-stale")
     except Refused as r:
         return _refused(user, r)

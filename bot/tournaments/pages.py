@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import TypedDict
 
 from bot.platform import Button, Buttons, Channel, Post
+from bot.show.alt import standings_alt
 from bot.tournaments.model import Format, Match, RoundPlan
 from bot.tournaments.outbox import Drawing, Outbox, drawn
 from bot.tournaments.ratings import Ratings
@@ -216,6 +217,11 @@ class Pages:
         s = await self.standings(t, locale)
         return s.text, await drawn(self._drawing(s))
 
+    @staticmethod
+    def standings_alt(t: Tournament, text: str, locale: str) -> str:
+        """The standings picture in words, for who cannot see it (bot.show.alt)."""
+        return standings_alt(t.name, text, locale)
+
     # ------------------------------------------------------------------ posts of the event
 
     def post(
@@ -237,6 +243,7 @@ class Pages:
             image_name="standings.png",
             to_user=to_user,
             buttons=buttons,
+            image_alt=self.standings_alt(t, standings.text, t.locale) if standings else "",
         )
         self._outbox.post(post, self._drawing(standings) if standings is not None else None)
 

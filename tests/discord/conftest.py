@@ -36,6 +36,7 @@ class World:
     defer_after: float = 2.0
     database: str | None = None  # a PostgreSQL URL; by default a SQLite file in tmp
     settings: dict[str, Any] = field(default_factory=dict)  # more of the core's Settings
+    tournaments: bool = False  # the tournament service runs in the bot
 
     async def start_bot(self, scheduler: Any = None) -> DiscordBot:
         """A new discord.py client and a new core on the same database (a restart).
@@ -50,7 +51,13 @@ class World:
             # one name across restarts: the restarted bot takes its tables back at once
             target = self.database or self.tmp / "belote.sqlite"
             store = await open_store(target, owner="discord-tests")
-            settings = Settings(fast=True, drand=False, bot_delay=0.0, **self.settings)
+            settings = Settings(
+                fast=True,
+                drand=False,
+                bot_delay=0.0,
+                tournaments=self.tournaments,
+                **self.settings,
+            )
             return BeloteApp(
                 store=store,
                 platform=platform,

@@ -111,3 +111,44 @@ async def test_the_buttons_change_a_setting_for_an_admin_only(world: World) -> N
     await forged.response()
     await fake.wait_for(lambda: len(fake.ephemeral_messages(alice)) > before + 1)
     assert "(timer): 30, set for the server" in await said(world, alice, "show")
+
+
+async def test_several_settings_in_one_command_all_or_nothing(world: World) -> None:
+    alice, mod = world.alice, world.mod
+    await world.start_bot()
+    both = await said(
+        world,
+        mod,
+        "set",
+        {"name": "ruleset", "value": "coinche", "name2": "target", "value2": "500"},
+    )
+    assert "ruleset is now coinche" in both and "target is now 500" in both
+    shown = await said(world, alice, "show")
+    assert "(ruleset): coinche, set for the server" in shown
+    assert "(target): 500, set for the server" in shown
+
+    # one bad value among three: one line, none of them changed
+    refused = await said(
+        world,
+        mod,
+        "set",
+        {
+            "name": "ruleset",
+            "value": "classic",
+            "name2": "timer",
+            "value2": "30",
+            "name3": "max_tables",
+            "value3": "0",
+        },
+    )
+    assert "\n" not in refused and "is now" not in refused, refused
+    # a name without its value: the usage line, nothing changed
+    usage = await said(world, mod, "set", {"name": "timer", "value": "30", "name2": "target"})
+    assert "/settings set" in usage and "is now" not in usage
+    shown = await said(world, alice, "show")
+    assert "(ruleset): coinche, set for the server" in shown
+    assert "(target): 500, set for the server" in shown
+    assert "(timer): 60 · default 60" in shown
+    # the log: the two of the first command, nothing else
+    history = await said(world, mod, "log")
+    assert history.count("Mod") == 2, history

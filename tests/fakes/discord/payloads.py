@@ -107,18 +107,35 @@ class FakeUser:
 DM_APP_PERMISSIONS = ATTACH_FILES | (1 << 14) | (1 << 17) | (1 << 18)
 
 
+#: Discord's channel types the fake knows: a text channel, a DM, the three thread types,
+#: a forum and a media channel (whose posts are threads of type 11).
+TEXT, DM, FORUM, MEDIA = 0, 1, 15, 16
+ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD = 10, 11, 12
+THREAD_TYPES = frozenset({ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD})
+
+
 @dataclass
 class FakeChannel:
-    """A guild text channel (type 0), or a DM with one user (type 1: no guild)."""
+    """A guild text channel (type 0), a DM with one user (type 1: no guild), a thread
+    (10, 11, 12: ``parent_id`` its channel's, or its forum's for a forum post) or a forum
+    or media channel (15, 16)."""
 
     id: str
     guild_id: str | None
     name: str
     recipient: FakeUser | None = None  # the other side of a DM
+    type: int = TEXT
+    parent_id: str | None = None
+    archived: bool = False
+    owner_id: str | None = None  # a thread's creator
 
     @property
     def is_dm(self) -> bool:
         return self.recipient is not None
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     def payload(self) -> dict[str, Any]:
         if self.recipient is not None:
@@ -130,9 +147,35 @@ class FakeChannel:
                 "flags": 0,
                 "recipients": [self.recipient.payload()],
             }
-        return {
+        if self.is_thread:
+            # a thread channel object as Discord documents it (GUILD_CREATE's threads,
+            # THREAD_CREATE, THREAD_UPDATE, an interaction's channel)
+            return {
+                "id": self.id,
+                "type": self.type,
+                "guild_id": self.guild_id,
+                "name": self.name,
+                "parent_id": self.parent_id,
+                "owner_id": self.owner_id,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "flags": 0,
+                "applied_tags": [],
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso_now(),
+                    "locked": False,
+                    "invitable": True,
+                    "create_timestamp": iso_now(),
+                },
+            }
+        base: dict[str, Any] = {
             "id": self.id,
-            "type": 0,
+            "type": self.type,
             "guild_id": self.guild_id,
             "name": self.name,
             "position": 0,
@@ -144,6 +187,18 @@ class FakeChannel:
             "rate_limit_per_user": 0,
             "flags": 0,
         }
+        if self.type in (FORUM, MEDIA):
+            base.update(
+                {
+                    "available_tags": [],
+                    "default_reaction_emoji": None,
+                    "default_thread_rate_limit_per_user": 0,
+                    "default_sort_order": None,
+                    "default_forum_layout": 0,
+                    "default_auto_archive_duration": 1440,
+                }
+            )
+        return base
 
 
 @dataclass
@@ -154,6 +209,8 @@ class FakeGuild:
     name: str
     owner_id: str
     channels: list[FakeChannel] = field(default_factory=list)
+    #: its threads (and forum posts), archived ones too: GUILD_CREATE lists the active ones
+    threads: list[FakeChannel] = field(default_factory=list)
     #: the server's roles (besides @everyone) as Discord writes them, and who holds which
     roles: list[dict[str, Any]] = field(default_factory=list)
     member_roles: dict[str, list[str]] = field(default_factory=dict)
@@ -221,7 +278,7 @@ class FakeGuild:
             "voice_states": [],
             "members": [bot.member_payload()],
             "channels": [c.payload() for c in self.channels],
-            "threads": [],
+            "threads": [t.payload() for t in self.threads if not t.archived],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],

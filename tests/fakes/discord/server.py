@@ -55,8 +55,11 @@ from .payloads import (
     DEFERRED_UPDATE_MESSAGE,
     DM_APP_PERMISSIONS,
     EPHEMERAL,
+    FORUM,
     LOADING,
+    MEDIA,
     MESSAGE_COMPONENT,
+    PUBLIC_THREAD,
     UPDATE_MESSAGE,
     FakeChannel,
     FakeGuild,
@@ -355,6 +358,84 @@ class FakeDiscord:
         guild.channels.append(channel)
         self.channels[channel.id] = channel
         return channel
+
+    async def add_forum(self, guild: FakeGuild, name: str = "games", *, media: bool = False):
+        """A forum (type 15) or media (16) channel; a connected bot hears CHANNEL_CREATE."""
+        forum = FakeChannel(snowflake(), guild.id, name, type=MEDIA if media else FORUM)
+        guild.channels.append(forum)
+        self.channels[forum.id] = forum
+        if any(s.identified for s in self.sessions):
+            await self.dispatch("CHANNEL_CREATE", forum.payload())
+        return forum
+
+    async def add_thread(
+        self,
+        guild: FakeGuild,
+        parent: FakeChannel,
+        name: str = "game night",
+        *,
+        kind: int | None = None,
+        owner: FakeUser | None = None,
+    ) -> FakeChannel:
+        """A thread of ``parent`` (public, type 11, unless ``kind`` says 10 or 12), or a
+        post of a forum or media channel (always type 11, as Discord makes them). A
+        connected bot hears THREAD_CREATE (``newly_created``), as Discord sends it; a bot
+        that connects later finds it among GUILD_CREATE's threads."""
+        if parent.type in (FORUM, MEDIA):
+            kind = PUBLIC_THREAD
+        thread = FakeChannel(
+            snowflake(),
+            guild.id,
+            name,
+            type=kind or PUBLIC_THREAD,
+            parent_id=parent.id,
+            owner_id=(owner or self.owner).id,
+        )
+        guild.threads.append(thread)
+        self.channels[thread.id] = thread
+        if any(s.identified for s in self.sessions):
+            await self.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        return thread
+
+    async def archive_thread(self, thread: FakeChannel, archived: bool = True) -> None:
+        """Discord archives a thread (after its inactivity, or a moderator): THREAD_UPDATE."""
+        thread.archived = archived
+        await self.dispatch("THREAD_UPDATE", thread.payload())
+
+    async def move_thread(self, thread: FakeChannel, parent: FakeChannel) -> None:
+        """The thread now belongs to ``parent``: THREAD_UPDATE carries the new
+        ``parent_id`` (the bot must take the parent from the update, not its first look)."""
+        thread.parent_id = parent.id
+        await self.dispatch("THREAD_UPDATE", thread.payload())
+
+    async def delete_thread(self, thread: FakeChannel) -> None:
+        """THREAD_DELETE: id, guild_id, parent_id and type only, as Discord sends it."""
+        guild = self.guilds[str(thread.guild_id)]
+        guild.threads.remove(thread)
+        self.channels.pop(thread.id, None)
+        data = {
+            "id": thread.id,
+            "guild_id": thread.guild_id,
+            "parent_id": thread.parent_id,
+            "type": thread.type,
+        }
+        await self.dispatch("THREAD_DELETE", data)
+
+    async def sync_threads(self, guild: FakeGuild, parents: list[FakeChannel] | None = None):
+        """THREAD_LIST_SYNC (the bot gains access to channels): the active threads of
+        ``parents`` (or of the whole server)."""
+        ids = None if parents is None else {p.id for p in parents}
+        threads = [
+            t for t in guild.threads if not t.archived and (ids is None or t.parent_id in ids)
+        ]
+        data: dict[str, Any] = {
+            "guild_id": guild.id,
+            "threads": [t.payload() for t in threads],
+            "members": [],
+        }
+        if ids is not None:
+            data["channel_ids"] = sorted(ids)
+        await self.dispatch("THREAD_LIST_SYNC", data)
 
     def delete_message(self, message_id: str) -> None:
         """Someone (a moderator, the user dismissing an ephemeral) removes a message."""
@@ -1022,17 +1103,21 @@ class FakeDiscord:
             self.files[attachment_id] = upload.data
             filename = item.get("filename") or upload.filename
             url = f"{self.base_url}/attachments/{attachment_id}/{filename}"
-            result.append(
-                {
-                    "id": attachment_id,
-                    "filename": filename,
-                    "size": len(upload.data),
-                    "url": url,
-                    "proxy_url": url,
-                    "content_type": _content_type(filename),
-                    "ephemeral": ephemeral,
-                }
-            )
+            attachment = {
+                "id": attachment_id,
+                "filename": filename,
+                "size": len(upload.data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": _content_type(filename),
+                "ephemeral": ephemeral,
+            }
+            description = item.get("description")
+            if description is not None:  # the alt text: 1024 characters at most
+                if not isinstance(description, str) or len(description) > 1024:
+                    raise invalid_form("attachments", "Must be 1024 or fewer in length.")
+                attachment["description"] = description
+            result.append(attachment)
         return result
 
     def _new_message(
