@@ -59,13 +59,18 @@ class Person:
         self.context.close()
 
 
-def until(what: Callable[[], Any], timeout: float = 10.0) -> Any:
+def until(what: Callable[[], Any], timeout: float = 10.0, page: Any = None) -> Any:
+    """``what()`` once it is true; ``page``: a page whose handlers (its routes) must run
+    while we wait (Playwright's sync API runs them only inside its own calls)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         got = what()
         if got:
             return got
-        time.sleep(0.02)
+        if page is not None:
+            page.wait_for_timeout(20)
+        else:
+            time.sleep(0.02)
     raise AssertionError("it never happened")
 
 
@@ -139,7 +144,7 @@ def play_match(bot: WebBot, tid: int, people: dict[int, Person], chat: dict[int,
             who.page.wait_for_selector('body[data-my-turn="yes"]', timeout=10_000)
             who.at(before)
             tap_move(who, s)
-            until(lambda: run_state(bot, tid)["seq"] > before)
+            until(lambda before=before: run_state(bot, tid)["seq"] > before)
         moves[seat] += 1
     raise AssertionError("the match did not end")
 
@@ -180,15 +185,13 @@ def test_four_people_play_a_whole_match_through_the_page(browser, bot, tmp_path,
     moves = play_match(bot, tid, people, chat={1: range(2, 5)})
     assert moves >= 32
     match = bot.call(lambda: bot.table(tid).run.id)
-    for i, p in people.items():
+    for p in people.values():
         p.page.wait_for_selector("#over:not([hidden])", timeout=10_000)
         seed = p.page.text_content("#seed")
         assert seed and len(seed) == 64
         href = p.page.get_attribute("#verify-link", "href")
         assert href == f"{bot.url}/verify/#url={bot.url}/table/transcripts/m{match}.json"
         assert not p.errors, p.errors
-    # the page's own language: fr from the link's person? the socket's welcome says en, the
-    # browser's locale does not override the person's language in the chat
     with urllib.request.urlopen(href.split("#url=")[1]) as r:
         transcript = json.loads(r.read())
     assert transcript["server_seed"] == seed
@@ -198,3 +201,236 @@ def test_four_people_play_a_whole_match_through_the_page(browser, bot, tmp_path,
     assert code == 0, text
     for p in people.values():
         p.close()
+
+
+def mid_trick(bot: WebBot, tid: int, people: dict[int, Person], cards: int = 2) -> dict[str, Any]:
+    """Play from the pages until ``cards`` cards lie on the table; the state then."""
+    for _ in range(200):
+        s = run_state(bot, tid)
+        if s["phase"] == "play" and s["trick"] == cards and s["hands"] and sum(s["hands"]) < 32:
+            return s
+        who = people[s["mover"]]
+        who.page.wait_for_selector('body[data-my-turn="yes"]', timeout=10_000)
+        who.at(s["seq"])
+        tap_move(who, s)
+        until(lambda before=s["seq"]: run_state(bot, tid)["seq"] > before)
+    raise AssertionError("no trick came")
+
+
+def drop_socket(bot: WebBot, tid: int, name: str, code: int = 1012) -> None:
+    """The server closes that person's socket (a restart, a proxy that cut it)."""
+
+    async def go() -> None:
+        for s in list(bot.web.hub._by_table.get(tid, ())):
+            if s.user.id == f"test:{name}":
+                await s.close(code=code, message=b"cut")
+
+    bot.run(go())
+
+
+def four(browser: Any, bot: WebBot, tid: int, **kw: Any) -> dict[int, Person]:
+    people = {i: Person(browser, bot.link(n), **kw) for i, n in enumerate(PEOPLE)}
+    for p in people.values():
+        p.live()
+    return people
+
+
+def test_a_socket_cut_mid_trick_reconnects_and_plays_on_with_nothing_lost(browser, bot):
+    tid = bot.seat_table("club")
+    people = four(browser, bot, tid)
+    s = mid_trick(bot, tid, people)
+    mover = s["mover"]
+    who = people[mover]
+    hand = who.hand()
+    drop_socket(bot, tid, PEOPLE[mover])
+    who.page.wait_for_selector('html[data-state="reconnecting"]', timeout=5_000)
+    who.live()  # back by itself, with the session token (the link opened once only)
+    who.at(s["seq"])
+    assert who.hand() == hand and run_state(bot, tid)["seq"] == s["seq"]
+    tap_move(who, s)
+    until(lambda: run_state(bot, tid)["seq"] == s["seq"] + 1)
+    after = run_state(bot, tid)
+    assert after["hands"][mover] == s["hands"][mover] - 1
+    # and the match goes on to its end from the pages
+    play_match(bot, tid, people, chat={})
+    assert not any(p.errors for p in people.values())
+
+
+def test_a_move_whose_ack_was_lost_is_sent_again_and_applied_once(browser, bot):
+    tid = bot.seat_table("classic")
+    cut = {"armed": False, "done": False}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: server.send(m))
+
+        def down(m: Any) -> None:
+            if cut["armed"] and not cut["done"] and '"type":"ack"' in str(m):
+                cut["done"] = True  # the move reached the bot; its answer is lost with the line
+                ws.close(code=4000, reason="line lost")
+                return
+            ws.send(m)
+
+        server.on_message(down)
+
+    people = {}
+    for i, n in enumerate(PEOPLE):
+        p = Person(browser, "")
+        p.page.route_web_socket("**/table/ws", route)
+        p.page.goto(bot.link(n))
+        people[i] = p
+    for p in people.values():
+        p.live()
+    s = mid_trick(bot, tid, people, cards=1)
+    who = people[s["mover"]]
+    who.page.wait_for_selector('body[data-my-turn="yes"]')
+    cut["armed"] = True
+    tap_move(who, s)
+    until(lambda: cut["done"], page=who.page)
+    who.page.wait_for_selector('html[data-state="reconnecting"]', timeout=5_000)
+    who.live()
+    # the page sent its move again (same sequence number): the bot answered, applied it once
+    after = until(lambda: (st := run_state(bot, tid))["mover"] != s["mover"] and st, page=who.page)
+    who.page.wait_for_timeout(500)
+    assert run_state(bot, tid)["seq"] == s["seq"] + 1
+    assert after["hands"][s["mover"]] == s["hands"][s["mover"]] - 1
+    who.at(s["seq"] + 1)
+    assert len(who.hand()) == s["hands"][s["mover"]] - 1
+    assert who.page.evaluate("sessionStorage.getItem('belote-table:pending')") is None
+
+
+def test_a_move_queued_offline_and_made_meanwhile_in_the_chat_is_refused_and_changes_nothing(
+    browser, bot
+):
+    tid = bot.seat_table("bulgarian")
+    people = four(browser, bot, tid)
+    s = mid_trick(bot, tid, people, cards=1)
+    mover = s["mover"]
+    who = people[mover]
+    who.context.set_offline(True)
+    drop_socket(bot, tid, PEOPLE[mover])
+    who.page.wait_for_selector('html[data-state="reconnecting"]', timeout=5_000)
+    who.page.locator('#hand .card[data-legal="yes"]').first.click()  # shown as waiting
+    until(lambda: who.page.evaluate("sessionStorage.getItem('belote-table:pending')"))
+    chat_move(bot, tid, PEOPLE[mover])  # the same turn, played from the chat meanwhile
+    seq = run_state(bot, tid)["seq"]
+    who.context.set_offline(False)
+    who.live()
+    who.page.wait_for_selector("#toast:not([hidden])", timeout=10_000)
+    assert who.page.text_content("#toast")  # the bot's reason, in the person's language
+    time.sleep(0.3)
+    assert run_state(bot, tid)["seq"] == seq  # the page's stale move did nothing
+    assert who.page.evaluate("sessionStorage.getItem('belote-table:pending')") is None
+
+
+def forged(url: str) -> str:
+    body, _, tag = url.partition("#k=")[2].partition(".")
+    return url.split("#k=")[0] + "#k=" + body + "." + ("A" if tag[0] != "A" else "B") + tag[1:]
+
+
+def test_a_forged_an_expired_and_a_used_link_are_refused_with_a_reason_and_no_hand(browser, bot):
+    from tests.web.harness import KEY
+
+    tid = bot.seat_table("club")
+    first = Person(browser, bot.link("alice"))
+    first.live()
+    used = first.page.url  # the address bar has lost the token; the link itself:
+    link = bot.link("bob")
+    opened = Person(browser, link)
+    opened.live()
+    again = Person(browser, link)  # the same seat link, opened a second time
+    from bot.play.seat_links import SeatLinks
+
+    now = bot.call(lambda: bot.h.clock.now())
+    old = SeatLinks(KEY).token(
+        "seat", "test:carol", "carol", "en", "test:room", tid, now - 3 * 3600
+    )
+    expired = Person(browser, f"{bot.url}/table/#k={old}")
+    bad = Person(browser, forged(bot.link("dave")))
+    none = Person(browser, f"{bot.url}/table/")
+    cases = {
+        "used": (again, "opened already"),
+        "expired": (expired, "expired"),
+        "forged": (bad, "not valid"),
+        "none": (none, "/web"),
+    }
+    for name, (p, words) in cases.items():
+        p.page.wait_for_selector("#message:not([hidden])", timeout=10_000)
+        text = p.page.text_content("#message")
+        assert words in text, (name, text)
+        assert p.page.locator("#hand .card").count() == 0, name
+        assert not p.page.locator("#play").is_visible(), name
+        assert all('"hand":["' not in f for f in p.frames), name
+        assert not p.errors, (name, p.errors)
+    assert "#k=" not in used and "#k=" not in again.page.url
+    for p in (first, opened, again, expired, bad, none):
+        p.close()
+
+
+def test_a_watcher_sees_the_table_and_no_hand(browser, bot):
+    tid = bot.seat_table("coinche", names=("alice", "bob"))
+    watch = bot.link("erin", f"t{tid}")
+    watcher = Person(browser, watch)
+    watcher.live()
+    watcher.page.wait_for_selector('.seat[data-seat="1"] .name')
+    assert watcher.page.get_attribute("body", "data-seated") == "no"
+    names = watcher.page.eval_on_selector_all(".seat .name", "els => els.map(e => e.textContent)")
+    assert "alice" in names and "bob" in names
+    assert watcher.page.locator("#hand .card").count() == 0
+    assert watcher.page.locator("#choices button").count() == 0
+    views = [json.loads(f)["view"] for f in watcher.frames if '"type":"view"' in f]
+    assert views and all(v["hand"] == [] and v["choices"] == [] for v in views)
+    watcher.close()
+
+
+def test_a_name_with_markup_shows_as_text(browser, bot):
+    from tests.core.harness import user
+
+    evil = '<img src=x onerror="alert(1)">'
+    [r] = bot.cmd("alice", "/table create club --target 1")
+    assert r.ok
+    [r] = bot.run(bot.h.cmd(user(evil), "/join"))
+    assert r.ok, r.text
+    for _ in range(2):
+        bot.cmd("alice", "/addbot")
+    bot.cmd("alice", "/start")
+    p = Person(browser, bot.link("alice"))
+    p.live()
+    p.page.wait_for_selector('.seat[data-seat="2"] .name')
+    assert p.page.text_content('.seat[data-seat="2"] .name') == evil
+    assert p.page.locator("#felt img, #side img").count() == 0
+    time.sleep(0.3)
+    assert not p.dialogs and not p.errors
+    p.close()
+
+
+@pytest.mark.parametrize("size", [(360, 640), (400, 800), (1280, 720)], ids=str)
+def test_the_page_fits_without_scrolling_sideways_and_plays_by_keyboard(browser, bot, size):
+    tid = bot.seat_table("classic", target=1)
+    people = four(browser, bot, tid, width=size[0], height=size[1])
+    s = mid_trick(bot, tid, people, cards=1)
+    who = people[s["mover"]]
+    who.at(s["seq"])
+    page = who.page
+    page.wait_for_selector('body[data-my-turn="yes"]')
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0
+    smallest = page.eval_on_selector_all(
+        "#hand .card", "els => Math.min(...els.map(e => e.getBoundingClientRect().width))"
+    )
+    assert smallest >= 38
+    legal = page.eval_on_selector_all('#hand .card[data-legal="yes"]', "els => els.length")
+    assert legal >= 1
+    # keyboard: focus the first card, arrow to the first lit one, Enter plays it
+    page.locator("#hand .card").first.focus()
+    cards = who.hand()
+    target = page.eval_on_selector_all(
+        "#hand .card", "els => els.findIndex(e => e.dataset.legal === 'yes')"
+    )
+    for _ in range(target):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.card") == cards[target]
+    page.keyboard.press("Enter")
+    until(lambda: run_state(bot, tid)["seq"] == s["seq"] + 1)
+    who.at(s["seq"] + 1)
+    assert cards[target] not in who.hand()
