@@ -404,7 +404,7 @@ def test_a_name_with_markup_shows_as_text(browser, bot):
     p.close()
 
 
-@pytest.mark.parametrize("size", [(360, 640), (400, 800), (1280, 720)], ids=str)
+@pytest.mark.parametrize("size", [(320, 568), (360, 640), (400, 800), (1280, 720)], ids=str)
 def test_the_page_fits_without_scrolling_sideways_and_plays_by_keyboard(browser, bot, size):
     tid = bot.seat_table("classic", target=1)
     people = four(browser, bot, tid, width=size[0], height=size[1])
