@@ -38,6 +38,10 @@ class Person:
         self.dialogs: list[str] = []
         self.frames: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        # a console error: a file refused by the page's policy, a script that failed
+        self.page.on(
+            "console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}")
+        )
         self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         self.page.on(
             "websocket", lambda ws: ws.on("framereceived", lambda f: self.frames.append(str(f)))

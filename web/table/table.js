@@ -14,7 +14,7 @@ const state = {
   deadline: null, // performance.now() when the mover's time runs out
   showLast: false,
   coincheValue: null, // Coinche: the value tapped first
-  lastResult: "",
+  lastResult: null, // the last deal's result as last shown (null: no view yet)
   focus: 0,
 };
 
@@ -210,9 +210,12 @@ function renderResult(v) {
   const key = lines.join("\n");
   const list = $("#result-lines");
   list.replaceChildren(...lines.map((x) => el("li", "", x)));
-  if (key && key !== state.lastResult && state.lastResult !== null) box.classList.add("fresh");
-  if (key !== state.lastResult) {
-    setTimeout(() => box.classList.remove("fresh"), 4000);
+  if (key && state.lastResult !== null && key !== state.lastResult) {
+    // a deal has just ended: its first and last lines (who took, what was scored) at once,
+    // wherever the result's box is on the screen
+    box.classList.add("fresh");
+    setTimeout(() => box.classList.remove("fresh"), 6000);
+    toast(lines.length > 1 ? `${lines[0]} ${lines[lines.length - 1]}` : lines[0]);
   }
   state.lastResult = key;
 }
