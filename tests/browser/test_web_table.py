@@ -203,6 +203,11 @@ def test_four_people_play_a_whole_match_through_the_page(browser, bot, tmp_path,
     path.write_text(json.dumps(transcript))
     code, text = verify_file(str(path))
     assert code == 0, text
+    # the page's link opens the browser check of that very match, and it says fair
+    check = people[0].page
+    check.goto(href.replace("/verify/#", "/verify/?drand=off#"))
+    check.wait_for_selector('html[data-state="done"]', timeout=30_000)
+    assert check.get_attribute("html", "data-verdict") == "fair"
     for p in people.values():
         p.close()
 
@@ -438,3 +443,61 @@ def test_the_page_fits_without_scrolling_sideways_and_plays_by_keyboard(browser,
     until(lambda: run_state(bot, tid)["seq"] == s["seq"] + 1)
     who.at(s["seq"] + 1)
     assert cards[target] not in who.hand()
+
+
+def test_a_table_that_closes_is_said_gone_after_a_few_tries(browser, bot):
+    tid = bot.seat_table("club")
+    people = four(browser, bot, tid)
+    mid_trick(bot, tid, people, cards=1)
+    [r] = bot.cmd("alice", f"/close t{tid}")
+    assert r.ok, r.text
+    for p in people.values():
+        p.page.wait_for_selector('html[data-state="gone"]', timeout=20_000)
+        assert "not running any more" in p.page.text_content("#message")
+        assert p.page.locator("#felt .seat .name").count() == 4  # the last view stays
+        assert not p.errors, p.errors
+
+
+def test_the_last_trick_on_demand_and_the_timer_counting_down(browser, bot):
+    tid = bot.seat_table("coinche")
+    people = four(browser, bot, tid)
+    mid_trick(bot, tid, people, cards=2)
+    mid_trick(bot, tid, people, cards=0)  # a trick done
+    s = mid_trick(bot, tid, people, cards=1)
+    page = people[0].page
+    people[0].at(s["seq"])
+    assert page.locator("#trick .card").count() == 1
+    from tests.core.harness import user
+
+    last = bot.call(lambda: bot.h.app.table_view(user("alice"), tid))
+    page.click("#last-btn")
+    assert page.locator("#trick .card").count() == 4
+    winner = last.seats[last.last_trick_winner - 1].name
+    assert page.text_content("#contract").startswith(f"Won by {winner}")
+    assert sorted(
+        page.eval_on_selector_all("#trick .card", "e => e.map(c => c.dataset.card)")
+    ) == sorted(p.card for p in last.last_trick)
+    page.click("#last-btn")
+    assert page.locator("#trick .card").count() == 1
+    # the mover's seat counts its time down on the device (the core's clock stands still)
+    timer = page.locator(".seat.to-move .timer")
+    first = int(timer.text_content().split()[0])
+    page.wait_for_timeout(2300)
+    assert int(timer.text_content().split()[0]) <= first - 2
+
+
+def test_the_page_is_small_and_has_no_inline_code():
+    import re
+
+    from adapters.web.server import PAGE_DIR, POLICY
+
+    files = [f for f in PAGE_DIR.rglob("*") if f.is_file()]
+    assert sum(f.stat().st_size for f in files) < 150_000
+    html = (PAGE_DIR / "index.html").read_text()
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)  # every script a file
+    assert not re.search(r"\sstyle=|<style|\son[a-z]+=", html)
+    assert "default-src 'none'" in POLICY and "'unsafe-inline'" not in POLICY
+    for f in files:
+        if f.suffix == ".js":
+            code = f.read_text()
+            assert "innerHTML" not in code and "eval(" not in code, f.name
