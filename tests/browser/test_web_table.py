@@ -501,3 +501,21 @@ def test_the_page_is_small_and_has_no_inline_code():
         if f.suffix == ".js":
             code = f.read_text()
             assert "innerHTML" not in code and "eval(" not in code, f.name
+
+
+def test_a_person_whose_time_ran_out_takes_their_seat_back_from_the_page(browser, bot):
+    tid = bot.seat_table("club")
+    people = four(browser, bot, tid)
+    s = mid_trick(bot, tid, people, cards=1)
+    mover = s["mover"]
+    away = bot.call(lambda: list(bot.table(tid).run.replaced))
+    for _ in range(12):  # turns run out (each person's in turn) until a bot plays for them
+        if bot.call(lambda: bot.table(tid).run.replaced[mover]):
+            break
+        bot.run(bot.h.advance(61))
+    assert bot.call(lambda: bot.table(tid).run.replaced[mover]) and not away[mover]
+    page = people[mover].page
+    page.wait_for_selector('#choices button[data-action="back"]', timeout=10_000)
+    page.click('#choices button[data-action="back"]')
+    until(lambda: not bot.call(lambda: bot.table(tid).run.replaced[mover]), page=page)
+    page.wait_for_selector('#choices button[data-action="back"]', state="detached")

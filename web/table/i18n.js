@@ -49,6 +49,8 @@ const TEXTS = {
     back: "← Back",
     "card-illegal": "That card cannot be played now.",
     "not-your-turn": "It is not your turn.",
+    "im-back": "I'm back: let me play",
+    "away-prompt": "A bot plays your turns while you are away.",
   },
   fr: {
     title: "Table de belote",
@@ -96,6 +98,8 @@ const TEXTS = {
     back: "← Retour",
     "card-illegal": "Cette carte ne peut pas être jouée maintenant.",
     "not-your-turn": "Ce n'est pas votre tour.",
+    "im-back": "Je suis là : je rejoue",
+    "away-prompt": "Un bot joue vos tours pendant votre absence.",
   },
   bg: {
     title: "Маса за белот",
@@ -143,6 +147,8 @@ const TEXTS = {
     back: "← Назад",
     "card-illegal": "Тази карта не може да се играе сега.",
     "not-your-turn": "Не е ваш ред.",
+    "im-back": "Върнах се: играя пак",
+    "away-prompt": "Бот играе вместо вас, докато отсъствате.",
   },
 };
 

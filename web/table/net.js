@@ -130,8 +130,8 @@ export class Line {
       if (f.locale) store.set("locale", f.locale);
       const mine = Number(store.get("seq") || 0);
       store.set("seq", Math.max(mine, Number(f.seq) || 0));
+      this.on.welcome(f); // first: the page's language is the welcome's
       this.on.status("live");
-      this.on.welcome(f);
       const p = this.pending;
       if (p) this.ws.send(JSON.stringify({ type: "act", ...p }));
     } else if (f.type === "view") {

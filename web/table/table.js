@@ -277,6 +277,15 @@ function renderMe() {
   });
   if (state.focus >= v.hand.length) state.focus = Math.max(0, v.hand.length - 1);
   if (mine) renderChoices(v, choices);
+  const seat = v.seats.find((x) => x.number === v.my_seat);
+  if (seat && seat.away && !seat.gone && live && !line.pending) {
+    // the bot plays for this person since their time ran out: one tap takes the seat back
+    const b = el("button", "choice back-to-seat", t("im-back"));
+    b.type = "button";
+    b.dataset.action = "back";
+    b.addEventListener("click", () => line.act("back", v.seq) && renderMe());
+    choices.append(b);
+  }
   updatePrompt();
 }
 
@@ -347,6 +356,9 @@ function updatePrompt() {
   else if (v.phase === "seeds") p.textContent = t("seeds");
   else if (v.phase === "drand") p.textContent = t("drand");
   else if (v.phase === "over") p.textContent = "";
+  else if (v.seats.some((x) => x.number === v.my_seat && x.away && !x.gone)) {
+    p.textContent = t("away-prompt");
+  }
   else if (myTurn(v)) p.textContent = s === null ? t("your-turn") : t("your-turn-s", { s });
   else if (v.to_move) {
     const name = seatName(v, v.to_move);
