@@ -16,7 +16,10 @@ const state = {
   coincheValue: null, // Coinche: the value tapped first
   lastResult: null, // the last deal's result as last shown (null: no view yet)
   focus: 0,
+  holdUntil: 0, // a trick just taken shows until then
+  holdTimer: null,
 };
+const HOLD_MS = 1400;
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -153,8 +156,14 @@ function renderSeats(v) {
 }
 
 let shownTrick = [];
+function trickKey(cards) {
+  return cards.map((p) => `${p.seat}${p.card}`).join(" ");
+}
+
 function renderTrick(v) {
-  const showing = state.showLast && v.last_trick.length ? v.last_trick : v.trick;
+  // a trick just taken stays in the middle a moment (its last card landing), then goes
+  const held = !state.showLast && state.holdUntil > performance.now() && !v.trick.length;
+  const showing = (state.showLast || held) && v.last_trick.length ? v.last_trick : v.trick;
   const before = new Set(shownTrick.map((p) => `${p.seat}${p.card}`));
   for (const slot of document.querySelectorAll("#trick .slot")) slot.replaceChildren();
   for (const p of showing) {
@@ -168,11 +177,12 @@ function renderTrick(v) {
     }
     document.querySelector(`#trick .slot[data-pos="${pos}"]`).append(face);
   }
-  shownTrick = state.showLast ? shownTrick : v.trick;
+  shownTrick = state.showLast ? shownTrick : showing;
   $("#trick").classList.toggle("last", state.showLast);
+  $("#trick").classList.toggle("held", held);
   const c = $("#contract");
   c.replaceChildren();
-  if (state.showLast && v.last_trick_winner) {
+  if ((state.showLast || held) && v.last_trick_winner) {
     c.textContent = t("last-winner", { name: seatName(v, v.last_trick_winner) });
   } else if (v.contract) {
     c.textContent = t("contract", { contract: v.contract, name: seatName(v, v.taker) });
@@ -444,7 +454,19 @@ const line = new Line(
     },
     view(v) {
       const wasMine = myTurn(state.view);
-      if (state.view && state.view.deal !== v.deal) state.showLast = false;
+      const before = state.view;
+      if (before && before.deal !== v.deal) state.showLast = false;
+      if (
+        before &&
+        before.deal === v.deal &&
+        !v.trick.length &&
+        v.last_trick.length &&
+        trickKey(v.last_trick) !== trickKey(before.last_trick)
+      ) {
+        state.holdUntil = performance.now() + HOLD_MS;
+        clearTimeout(state.holdTimer);
+        state.holdTimer = setTimeout(() => state.view && renderTrick(state.view), HOLD_MS + 20);
+      }
       state.view = v;
       state.deadline =
         v.seconds_left === null || v.seconds_left === undefined
