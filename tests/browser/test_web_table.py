@@ -308,28 +308,56 @@ def test_a_move_whose_ack_was_lost_is_sent_again_and_applied_once(browser, bot):
     assert who.page.evaluate("sessionStorage.getItem('belote-table:pending')") is None
 
 
+class Line:
+    """A page's line to the bot through a route, that the test can take down: while
+    ``down``, every new socket is cut at once (the network is gone) and the page keeps
+    trying; once up again, sockets reach the bot."""
+
+    def __init__(self, page: Any) -> None:
+        self.down = False
+        page.route_web_socket("**/table/ws", self._route)
+
+    def _route(self, ws: Any) -> None:
+        if self.down:
+            ws.close(code=4000, reason="no network")
+            return
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: server.send(m))
+        server.on_message(lambda m: ws.send(m))
+
+
 def test_a_move_queued_offline_and_made_meanwhile_in_the_chat_is_refused_and_changes_nothing(
     browser, bot
 ):
     tid = bot.seat_table("bulgarian")
-    people = four(browser, bot, tid)
+    people = {}
+    lines = {}
+    for i, n in enumerate(PEOPLE):
+        people[i] = Person(browser, "")
+        lines[i] = Line(people[i].page)
+        people[i].page.goto(bot.link(n))
+    for p in people.values():
+        p.live()
     s = mid_trick(bot, tid, people, cards=1)
     mover = s["mover"]
     who = people[mover]
-    who.context.set_offline(True)
+    who.at(s["seq"])
+    lines[mover].down = True
     drop_socket(bot, tid, PEOPLE[mover])
     who.page.wait_for_selector('html[data-state="reconnecting"]', timeout=5_000)
-    who.page.locator('#hand .card[data-legal="yes"]').first.click()  # shown as waiting
-    until(lambda: who.page.evaluate("sessionStorage.getItem('belote-table:pending')"))
+    who.page.locator('#hand .card[data-legal="yes"]').first.click()  # kept until the line is back
+    assert who.page.evaluate("sessionStorage.getItem('belote-table:pending')")
+    assert "line is back" in who.page.text_content("#prompt")
     chat_move(bot, tid, PEOPLE[mover])  # the same turn, played from the chat meanwhile
     seq = run_state(bot, tid)["seq"]
-    who.context.set_offline(False)
+    lines[mover].down = False
     who.live()
     who.page.wait_for_selector("#toast:not([hidden])", timeout=10_000)
     assert who.page.text_content("#toast")  # the bot's reason, in the person's language
-    time.sleep(0.3)
+    who.page.wait_for_timeout(300)
     assert run_state(bot, tid)["seq"] == seq  # the page's stale move did nothing
     assert who.page.evaluate("sessionStorage.getItem('belote-table:pending')") is None
+    assert not who.errors, who.errors
 
 
 def forged(url: str) -> str:

@@ -261,7 +261,9 @@ function renderMe() {
   const prompt = $("#prompt");
   if (!v) return;
   const live = document.documentElement.dataset.state === "live";
-  const mine = myTurn(v) && !line.pending && live;
+  // while the line is down a tap is kept and sent once it is back (the bot refuses it if
+  // the turn went by meanwhile)
+  const mine = myTurn(v) && !line.pending;
   document.body.dataset.myTurn = mine ? "yes" : "no";
   me.classList.toggle("my-turn", mine);
   hand.replaceChildren();
