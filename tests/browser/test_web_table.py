@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from bot.show.texts import action_command
 from tests.browser.web_bot import PEOPLE, WebBot
 
 SEAT_OF = {n: i for i, n in enumerate(PEOPLE)}
@@ -113,15 +112,16 @@ def tap_move(person: Person, state: dict[str, Any]) -> None:
 
 
 def chat_move(bot: WebBot, tid: int, who: str) -> None:
-    """The move as the chat's buttons make it: the core's command, not the page."""
+    """The move as a chat's button makes it (the table, the view's position, the seat and
+    the action, through the core's one entry point), not through the page."""
 
-    def command() -> str:
+    def button() -> str:
         run = bot.table(tid).run
         legal = run.match.legal_actions(run.to_move)
         plain = [a for a in legal if not a.belote] or legal
-        return action_command(plain[0])
+        return f"t{tid}:{run.seq}:{run.to_move}:{plain[0].text}"
 
-    replies = bot.cmd(who, f"{bot.call(command)}")
+    replies = bot.run(bot.h.press(who, bot.call(button)))
     assert all(r.ok for r in replies), [r.text for r in replies]
 
 
@@ -142,6 +142,7 @@ def play_match(bot: WebBot, tid: int, people: dict[int, Person], chat: dict[int,
         if moves[seat] in chat.get(seat, ()):
             chat_move(bot, tid, PEOPLE[seat])
             s2 = run_state(bot, tid)
+            assert s2["seq"] == before + 1  # the chat's move counted, once
             who.at(s2["seq"])  # the page follows a move made in the chat
             assert len(who.hand()) == s2["hands"][seat]
         else:
