@@ -548,3 +548,23 @@ def test_a_person_whose_time_ran_out_takes_their_seat_back_from_the_page(browser
     page.click('#choices button[data-action="back"]')
     until(lambda: not bot.call(lambda: bot.table(tid).run.replaced[mover]), page=page)
     page.wait_for_selector('#choices button[data-action="back"]', state="detached")
+
+
+def test_the_page_sends_the_persons_own_seed_and_the_deal_goes_on(browser, tmp_path):
+    """With a seed window, the deal waits for the people's seeds: the page draws one on
+    the device (crypto.getRandomValues) and sends it, once, and the cards come at once."""
+    slow = WebBot(tmp_path / "seed.db", fast=False, seed_window=30, bot_delay=0)
+    try:
+        tid = slow.seat_table("club", names=("alice",))
+        assert slow.call(lambda: slow.table(tid).run.phase) == "seeds"
+        alice = Person(browser, slow.link("alice"))
+        alice.live()
+        until(lambda: slow.call(lambda: slow.table(tid).run.seat_seeds[0]) is not None)
+        seed = slow.call(lambda: slow.table(tid).run.seat_seeds[0])
+        assert len(seed) == 16
+        until(lambda: slow.call(lambda: slow.table(tid).run.phase) == "play")
+        alice.page.wait_for_selector("#hand .card", timeout=10_000)
+        assert not alice.errors, alice.errors
+        alice.close()
+    finally:
+        slow.close()

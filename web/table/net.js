@@ -204,6 +204,17 @@ export class Line {
     return true;
   }
 
+  /** The person's own seed for the fair deal (32 hex digits drawn on this device): sent
+   *  once a match, while the view says the deal waits for it. */
+  seed(match) {
+    if (!this.open || this.seeded === match) return;
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    this.seeded = match;
+    this.ws.send(JSON.stringify({ type: "seed", seed: hex }));
+  }
+
   end(why, text) {
     this.ended = true;
     clearInterval(this.pingTimer);

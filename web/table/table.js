@@ -470,6 +470,7 @@ const line = new Line(
         state.holdTimer = setTimeout(() => state.view && renderTrick(state.view), HOLD_MS + 20);
       }
       state.view = v;
+      if (v.my_seed_due && state.seated) line.seed(v.match); // the device's share of the deal
       state.deadline =
         v.seconds_left === null || v.seconds_left === undefined
           ? null
