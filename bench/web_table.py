@@ -31,7 +31,7 @@ What it does, in one run (each part in processes of its own, started afresh):
 3. The page's weight: the bytes of ``web/table/`` a browser loads, before compression,
    ``web/table/vendor/`` apart.
 4. Headless Chromium (the OS's, through Playwright): from opening a seat's link to a hand
-   with lit cards (``html[data-state="play"]``, or a legal card in the hand), the median
+   with lit cards (a card of the hand with the class ``legal``), the median
    of ``--runs`` runs, each in a fresh browser context (no cache).
 
 Each line ends with its goal and whether it held. The machine is shared: run it when you
@@ -915,8 +915,8 @@ def page_part(folder: Path = PAGE_DIR) -> None:
         print(f"  not loaded by the page, not weighed: {', '.join(other)}")
 
 
-PLAYABLE = """() => document.documentElement.dataset.state === "play"
-    || !!document.querySelector(".hand .card.legal, .hand [data-legal='true']")"""
+#: the page (web/table/table.js) lights a card it may play with the class ``legal``
+PLAYABLE = """() => !!document.querySelector("#hand .card.legal")"""
 
 
 def chromium() -> str | None:
