@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action
+from engine.ai.coinche_2026 import BASELINES, baseline_bid
 from engine.ai.player import choose_action, position_rng
 from engine.ai.sparring import DEFAULT_WORLDS, SPARRING, sparring_action
 from engine.match import DealRecord, DealResult, Match, SeatView
@@ -26,7 +27,9 @@ MAX_REDEALS = 24
 # Card-play-only duels: every seat bids as this level, so both tables of a deck reach the
 # same contract by the same seat, and only the card play differs.
 PLAY_ONLY_BIDDER = "hard"
-ARENA_LEVELS = ("easy", "normal", "hard", "expert", SPARRING)
+# The baselines of the Coinche bidding before issue 66 (``coinche_2026``): they play as
+# hard / expert and bid Coinche as those did then.
+ARENA_LEVELS = ("easy", "normal", "hard", "expert", SPARRING, *BASELINES)
 
 
 def arena_action(
@@ -43,6 +46,11 @@ def arena_action(
     bidding = bool(legal) and legal[0].kind != "play"
     if bidding and (play_only or level == SPARRING):
         return choose_action(view, PLAY_ONLY_BIDDER, seed)
+    if level in BASELINES:
+        if bidding and view.ruleset == "coinche" and len(legal) > 1:
+            text = baseline_bid(view, level, position_rng(view, BASELINES[level], seed))
+            return next((a for a in legal if a.text == text), legal[0])
+        return choose_action(view, BASELINES[level], seed, budget_s)
     if level == SPARRING:
         if len(legal) == 1:
             return legal[0]
