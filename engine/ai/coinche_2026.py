@@ -173,4 +173,3 @@ def _expert(view: SeatView, rng: random.Random) -> str:
         if gain > best_value:
             best_value, best_text = gain, text
     return best_text
-
