@@ -25,13 +25,19 @@ from typing import TYPE_CHECKING
 from engine.ai.auction import AUCTION_CARDS, auction_likelihood, seen_bids
 from engine.ai.bidding import (
     COINCHE_AVERAGE,
+    SUIT_MASK,
     BidTurn,
+    PartnerRead,
     auction_state,
     bid_on,
     coinche_estimate,
     coinche_state,
     heuristic_bid,
+    may_change_suit,
+    names_suit,
     parse_coinche_bid,
+    raise_limit,
+    raise_points,
     strength,
 )
 from engine.ai.rollout import rollout
@@ -89,6 +95,10 @@ COINCHE_MARGIN = 10.0
 COINCHE_DOUBLE_MARGIN = {"coinche": 25.0, "surcoinche": 40.0}
 COINCHE_FIT_SLACK = 10.0
 COINCHE_DEFENCE = 10.0  # a seat that coinched foresees this much over an average hand
+PARTNER_FIT_SLACK = 0.0  # the partner's bid: its estimate at least its value
+RAISE_SLACK = 20  # a raise's hand may add this much less than the raise says
+PASS_OVER = 30.0  # a pass: no suit with its jack foreseen this much over the next bid
+PASS_SUPPORT = 30  # a pass over the partner's contract: at most this much to add to it
 
 
 def _seat(view: SeatView) -> int:
@@ -165,24 +175,7 @@ def _fits_auction(view: SeatView, hands: list[int]) -> bool:
     one, so that samples follow the auction without trusting it blindly."""
     turned = view.turned
     if view.ruleset == "coinche":
-        called = None
-        for s, text in view.bids:
-            bid = parse_coinche_bid(text)
-            called = bid[1] if bid is not None else called
-            if s == view.seat:
-                continue
-            if bid is not None:
-                value, code = bid
-                if coinche_estimate(hands[s], code) < min(value, 160) - COINCHE_FIT_SLACK:
-                    return False
-            elif (
-                text == "coinche"
-                and called is not None
-                # a coinche says the defence holds their contract's cards
-                and coinche_estimate(hands[s], called) < COINCHE_AVERAGE[called] + COINCHE_DEFENCE
-            ):
-                return False
-        return True
+        return _fits_coinche(view, hands)
     for s, text in view.bids:
         if s == view.seat:
             continue
@@ -194,6 +187,77 @@ def _fits_auction(view: SeatView, hands: list[int]) -> bool:
             if strength(full, turned >> 3) >= PASS_CEILING:
                 return False
     return True
+
+
+def _fits_coinche(view: SeatView, hands: list[int]) -> bool:
+    """Coinche: would the others have bid as they did with these 8 cards?  Loosely, as
+    any table bids (issue 66 reads the partner, and the opponents too):
+
+    - a bid naming a contract: the hand's estimate at most ``COINCHE_FIT_SLACK`` under
+      its value, and in a suit a trump honour (its jack or nine);
+    - a raise of the partner's contract: the hand adds to it (``raise_points``) about
+      what the raise says, ``RAISE_SLACK`` less;
+    - a pass where the seat could bid: no suit it would surely have outbid in
+      (``PASS_OVER`` over the least next bid), and, over its partner's standing
+      contract, no more support than ``PASS_SUPPORT`` (it would have raised);
+    - a coinche: the defence holds the contract's cards.
+    """
+    called: int | None = None
+    standing = 0
+    holder: int | None = None
+    doubled = False
+    last: dict[int, int] = {}
+    for s, text in view.bids:
+        bid = parse_coinche_bid(text)
+        other = s != view.seat
+        if bid is not None:
+            value, code = bid
+            partner_last = last.get((s + 2) % 4)
+            if other and partner_last == code and code < 4:
+                told = max(v for t, (v, k) in _coinche_bids(view.bids, s + 2) if k == code)
+                if raise_points(hands[s], code) < value - told - RAISE_SLACK:
+                    return False
+            elif other:
+                # the partner bids as this level does (a hand that makes it alone); the
+                # opponents may bid looser
+                slack = PARTNER_FIT_SLACK if s % 2 == view.seat % 2 else COINCHE_FIT_SLACK
+                if coinche_estimate(hands[s], code) < min(value, 160) - slack:
+                    return False
+                if code < 4 and not hands[s] & SUIT_MASK[code] & (0x14 << (code * 8)):
+                    return False  # neither its jack nor its nine
+            called, standing, holder = code, value, s
+            last[s] = code
+        elif text == "coinche":
+            doubled = True
+            if (
+                other
+                and called is not None
+                # a coinche says the defence holds their contract's cards
+                and coinche_estimate(hands[s], called) < COINCHE_AVERAGE[called] + COINCHE_DEFENCE
+            ):
+                return False
+        elif text == "pass" and other and not doubled and standing < 160:
+            floor = max(80, standing + 10) + PASS_OVER
+            for c in range(4):
+                jack = hands[s] & SUIT_MASK[c] & (0x10 << (c * 8))
+                if jack and c != called and coinche_estimate(hands[s], c) >= floor:
+                    return False
+            if (
+                called is not None
+                and called < 4
+                and holder is not None
+                and holder % 2 == s % 2
+                and raise_points(hands[s], called) > PASS_SUPPORT
+            ):
+                return False
+    return True
+
+
+def _coinche_bids(
+    bids: tuple[tuple[int, str], ...], seat: int
+) -> list[tuple[int, tuple[int, int]]]:
+    """(seat, (value, contract)) of ``seat``'s Coinche bids (``seat`` taken modulo 4)."""
+    return [(s, b) for s, t in bids if s == seat % 4 and (b := parse_coinche_bid(t)) is not None]
 
 
 def _complete(view: SeatView, hands: list[int], rest: list[int], taker: int) -> list[int]:
@@ -472,21 +536,46 @@ def _french(view: SeatView, rng: random.Random) -> str:
 
 def _coinche(view: SeatView, rng: random.Random) -> str:
     """Coinche: each legal bid, coinche and surcoinche valued by Coinche's score on the
-    same sampled deals, against a pass (the standing contract as it stands; before any
-    bid, a redeal: 0).  A bid must foresee ``COINCHE_MARGIN`` more than the pass, a
-    coinche or surcoinche ``COINCHE_DOUBLE_MARGIN`` more; générale is left to people."""
+    same sampled deals (fitting the auction: ``_fits_coinche``), against a pass (the
+    standing contract as it stands; before any bid, a redeal: 0).  A bid must foresee
+    ``COINCHE_MARGIN`` more than the pass, a coinche or surcoinche
+    ``COINCHE_DOUBLE_MARGIN`` more; générale is left to people.
+
+    As partners (issue 66), the bids the samples may choose are those hard's judgement
+    allows: a suit named by this hand needs a trump honour (``names_suit``), a change
+    of suit over the partner a hand that really plays better there, once a side
+    (``may_change_suit``), a raise of the partner's contract no more than ten over what
+    the hand adds to it (``raise_limit``).  And where the samples say pass but hard's
+    count raises the partner's contract, the raise is made unless the samples value it
+    under the pass: the samples see a partner's hand only loosely."""
     me = _seat(view)
     legal = [a.text for a in view.legal]
     code, bidder, mult, standing = coinche_state(view.bids)
+    turn = BidTurn.of_view(view)
+    hand = 0
+    for c in view.hand:
+        hand |= 1 << c
+    read = PartnerRead.of(turn)
+    limit = raise_limit(hand, read)
     sampled = _Outcomes(view, _deals(view, rng, COINCHE_SAMPLES))
     passing = 0.0
     if code is not None and bidder is not None:
         passing = sampled.value(code, bidder, mult, standing)
     best_value, best_text = passing, "pass"
+    values: dict[str, float] = {}
     for text in legal:
         bid = parse_coinche_bid(text)
         if bid is not None and bid[0] != GENERALE_BID:
-            gain = sampled.value(bid[1], me, 1, bid[0]) - COINCHE_MARGIN
+            if bid[1] == read.contract:
+                if bid[0] > limit + 10:
+                    continue
+            elif not (names_suit(hand, bid[1]) and may_change_suit(hand, bid[1], read)):
+                continue
+            # A raise is valued with the partner as the taker: its hand holds the trumps
+            # the samples gave it, and the rules of thumb play a taker's hand as one.
+            taker = (me + 2) % 4 if bid[1] == read.contract else me
+            values[text] = sampled.value(bid[1], taker, 1, bid[0])
+            gain = values[text] - COINCHE_MARGIN
         elif text in ("coinche", "surcoinche") and code is not None and bidder is not None:
             doubled = 2 if text == "coinche" else 4
             gain = sampled.value(code, bidder, doubled, standing) - COINCHE_DOUBLE_MARGIN[text]
@@ -494,4 +583,10 @@ def _coinche(view: SeatView, rng: random.Random) -> str:
             continue
         if gain > best_value:
             best_value, best_text = gain, text
+    if best_text == "pass" and read.contract is not None:
+        hint = bid_on(hand, turn, "hard")
+        raised = parse_coinche_bid(hint)
+        is_raise = raised is not None and raised[1] == read.contract
+        if is_raise and hint in values and values[hint] >= passing:
+            return hint
     return best_text
