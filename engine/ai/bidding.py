@@ -358,7 +358,10 @@ DEFENCE_ACE = 22.0  # a side ace: a trick of its own, with what falls on it
 DEFENCE_TEN = 10.0  # a side ten behind its ace: the second trick of the suit
 DEFENCE_JACK = 25.0  # the jack of their trump
 DEFENCE_NINE = 14.0  # the nine of their trump with another trump (or the jack)
-DEFENCE_PARTNER_BID = 15.0  # a partner that bid holds something of its own
+# The partner's share of the defence: an average hand's (it holds 8 of the 24 cards this
+# hand does not see), more when it bid (it holds something of its own).
+DEFENCE_PARTNER = 20.0
+DEFENCE_PARTNER_BID = 35.0
 
 
 def names_suit(hand: int, code: int) -> bool:
@@ -392,8 +395,8 @@ def raise_points(hand: int, code: int) -> int:
 
 def defence_count(hand: int, code: int, partner_bid: bool) -> float:
     """The points a defence foresees against the suit contract ``code`` by counting its
-    tricks: side aces (and a ten behind its ace), the jack and a guarded nine of their
-    trump; a partner that bid brings some of its own."""
+    tricks (side aces, a ten behind its ace, the jack and a guarded nine of their trump)
+    and the partner's share: an average hand's, more when it bid."""
     trumps = hand & SUIT_MASK[code]
     jack = trumps >> (code * 8 + 4) & 1
     nine = trumps >> (code * 8 + 2) & 1
@@ -406,7 +409,7 @@ def defence_count(hand: int, code: int, partner_bid: bool) -> float:
         cards = hand >> (suit * 8) & 0xFF
         if cards >> 7 & 1:
             s += DEFENCE_ACE + (DEFENCE_TEN if cards >> 3 & 1 else 0.0)
-    return s + (DEFENCE_PARTNER_BID if partner_bid else 0.0)
+    return s + (DEFENCE_PARTNER_BID if partner_bid else DEFENCE_PARTNER)
 
 
 def side_switches(bids: Iterable[tuple[int, str]], team: int) -> int:
