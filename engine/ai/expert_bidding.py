@@ -96,6 +96,8 @@ COINCHE_DOUBLE_MARGIN = {"coinche": 25.0, "surcoinche": 40.0}
 COINCHE_FIT_SLACK = 10.0
 COINCHE_DEFENCE = 10.0  # a seat that coinched foresees this much over an average hand
 PARTNER_FIT_SLACK = 0.0  # the partner's bid: its estimate at least its value
+HONOUR_MISFIT = 20.0  # a suit named without its jack or nine is this far from the bid
+COINCHE_TRIES = 60  # deals drawn at most for one sample; the one that fits best is kept
 RAISE_SLACK = 20  # a raise's hand may add this much less than the raise says
 PASS_OVER = 30.0  # a pass: no suit with its jack foreseen this much over the next bid
 PASS_SUPPORT = 30  # a pass over the partner's contract: at most this much to add to it
@@ -150,7 +152,12 @@ def _deal(
     view: SeatView, me: int, hand: int, pool: list[int], rng: random.Random
 ) -> tuple[list[int], list[int]]:
     """One deal of the ``pool`` (the cards neither in ``me``'s ``hand`` nor turned) that
-    loosely fits the auction (``_fits_auction``)."""
+    loosely fits the auction (``_fits_auction``).  Coinche keeps the best fitting of up
+    to ``COINCHE_TRIES`` draws (``_coinche_misfit``): a long auction that no draw fits
+    exactly must not fall back on a deal that ignores it (issue 66: the others then look
+    weak, and their contracts get coinched)."""
+    if view.ruleset == "coinche":
+        return _coinche_deal(view, me, hand, pool, rng)
     for _attempt in range(REJECT_TRIES):
         cards = pool[:]
         rng.shuffle(cards)
@@ -169,13 +176,40 @@ def _deal(
     return hands, cards[i:]
 
 
+def _coinche_deal(
+    view: SeatView, me: int, hand: int, pool: list[int], rng: random.Random
+) -> tuple[list[int], list[int]]:
+    """A Coinche deal (8 cards a seat, nothing left to deal) that fits the auction best
+    among up to ``COINCHE_TRIES`` draws."""
+    best: tuple[float, list[int]] | None = None
+    for _attempt in range(COINCHE_TRIES):
+        cards = pool[:]
+        rng.shuffle(cards)
+        hands = [0, 0, 0, 0]
+        hands[me] = hand
+        i = 0
+        for s in range(4):
+            if s == me:
+                continue
+            for c in cards[i : i + 8]:
+                hands[s] |= 1 << c
+            i += 8
+        miss = _coinche_misfit(view, hands)
+        if best is None or miss < best[0]:
+            best = (miss, hands)
+        if miss == 0:
+            break
+    assert best is not None
+    return best[1], []
+
+
 def _fits_auction(view: SeatView, hands: list[int]) -> bool:
     """Would the others have bid as they did with these 5 cards?  Loose bounds only: a
     call needs a fair hand for its contract, a pass on the turned card a not-too-strong
     one, so that samples follow the auction without trusting it blindly."""
     turned = view.turned
     if view.ruleset == "coinche":
-        return _fits_coinche(view, hands)
+        return _coinche_misfit(view, hands) == 0
     for s, text in view.bids:
         if s == view.seat:
             continue
@@ -189,19 +223,22 @@ def _fits_auction(view: SeatView, hands: list[int]) -> bool:
     return True
 
 
-def _fits_coinche(view: SeatView, hands: list[int]) -> bool:
-    """Coinche: would the others have bid as they did with these 8 cards?  Loosely, as
-    any table bids (issue 66 reads the partner, and the opponents too):
+def _coinche_misfit(view: SeatView, hands: list[int]) -> float:
+    """Coinche: how far these 8-card hands are from explaining the others' bids, in
+    points (0: they would have bid as they did).  Loosely, as any table bids (issue 66
+    reads the partner, and the opponents too):
 
     - a bid naming a contract: the hand's estimate at most ``COINCHE_FIT_SLACK`` under
-      its value, and in a suit a trump honour (its jack or nine);
+      its value (the partner's, which bids as this level does, not under it), and in a
+      suit a trump honour (its jack or nine: ``HONOUR_MISFIT`` short without);
     - a raise of the partner's contract: the hand adds to it (``raise_points``) about
       what the raise says, ``RAISE_SLACK`` less;
-    - a pass where the seat could bid: no suit it would surely have outbid in
-      (``PASS_OVER`` over the least next bid), and, over its partner's standing
-      contract, no more support than ``PASS_SUPPORT`` (it would have raised);
+    - a pass where the seat could bid: no suit with its jack it would surely have
+      outbid in (``PASS_OVER`` over the least next bid), and, over its partner's
+      standing contract, no more support than ``PASS_SUPPORT`` (it would have raised);
     - a coinche: the defence holds the contract's cards.
     """
+    miss = 0.0
     called: int | None = None
     standing = 0
     holder: int | None = None
@@ -215,42 +252,29 @@ def _fits_coinche(view: SeatView, hands: list[int]) -> bool:
             partner_last = last.get((s + 2) % 4)
             if other and partner_last == code and code < 4:
                 told = max(v for t, (v, k) in _coinche_bids(view.bids, s + 2) if k == code)
-                if raise_points(hands[s], code) < value - told - RAISE_SLACK:
-                    return False
+                miss += max(0, value - told - RAISE_SLACK - raise_points(hands[s], code))
             elif other:
-                # the partner bids as this level does (a hand that makes it alone); the
-                # opponents may bid looser
                 slack = PARTNER_FIT_SLACK if s % 2 == view.seat % 2 else COINCHE_FIT_SLACK
-                if coinche_estimate(hands[s], code) < min(value, 160) - slack:
-                    return False
+                miss += max(0.0, min(value, 160) - slack - coinche_estimate(hands[s], code))
                 if code < 4 and not hands[s] & SUIT_MASK[code] & (0x14 << (code * 8)):
-                    return False  # neither its jack nor its nine
+                    miss += HONOUR_MISFIT  # neither its jack nor its nine
             called, standing, holder = code, value, s
             last[s] = code
         elif text == "coinche":
             doubled = True
-            if (
-                other
-                and called is not None
+            if other and called is not None:
                 # a coinche says the defence holds their contract's cards
-                and coinche_estimate(hands[s], called) < COINCHE_AVERAGE[called] + COINCHE_DEFENCE
-            ):
-                return False
+                need = COINCHE_AVERAGE[called] + COINCHE_DEFENCE
+                miss += max(0.0, need - coinche_estimate(hands[s], called))
         elif text == "pass" and other and not doubled and standing < 160:
             floor = max(80, standing + 10) + PASS_OVER
             for c in range(4):
                 jack = hands[s] & SUIT_MASK[c] & (0x10 << (c * 8))
-                if jack and c != called and coinche_estimate(hands[s], c) >= floor:
-                    return False
-            if (
-                called is not None
-                and called < 4
-                and holder is not None
-                and holder % 2 == s % 2
-                and raise_points(hands[s], called) > PASS_SUPPORT
-            ):
-                return False
-    return True
+                if jack and c != called:
+                    miss += max(0.0, coinche_estimate(hands[s], c) - floor)
+            if called is not None and called < 4 and holder is not None and holder % 2 == s % 2:
+                miss += max(0, raise_points(hands[s], called) - PASS_SUPPORT)
+    return miss
 
 
 def _coinche_bids(
