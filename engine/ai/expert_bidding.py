@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING
 from engine.ai.auction import AUCTION_CARDS, auction_likelihood, seen_bids
 from engine.ai.bidding import (
     COINCHE_AVERAGE,
-    SUIT_MASK,
     BidTurn,
     PartnerRead,
     auction_state,
@@ -43,7 +42,7 @@ from engine.ai.bidding import (
 from engine.ai.rollout import rollout
 from engine.ai.scoring import belote_points, deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve
-from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, belote_pairs, bits
+from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, SUIT_MASK, belote_pairs, bits
 from engine.ai.world_search import resample
 from engine.ai.worlds import SplitMix
 from engine.contract import GENERALE_BID
@@ -238,6 +237,7 @@ def _coinche_misfit(view: SeatView, hands: list[int]) -> float:
       standing contract, no more support than ``PASS_SUPPORT`` (it would have raised);
     - a coinche: the defence holds the contract's cards.
     """
+    me = _seat(view)
     miss = 0.0
     called: int | None = None
     standing = 0
@@ -246,7 +246,7 @@ def _coinche_misfit(view: SeatView, hands: list[int]) -> float:
     last: dict[int, int] = {}
     for s, text in view.bids:
         bid = parse_coinche_bid(text)
-        other = s != view.seat
+        other = s != me
         if bid is not None:
             value, code = bid
             partner_last = last.get((s + 2) % 4)
@@ -254,7 +254,7 @@ def _coinche_misfit(view: SeatView, hands: list[int]) -> float:
                 told = max(v for t, (v, k) in _coinche_bids(view.bids, s + 2) if k == code)
                 miss += max(0, value - told - RAISE_SLACK - raise_points(hands[s], code))
             elif other:
-                slack = PARTNER_FIT_SLACK if s % 2 == view.seat % 2 else COINCHE_FIT_SLACK
+                slack = PARTNER_FIT_SLACK if s % 2 == me % 2 else COINCHE_FIT_SLACK
                 miss += max(0.0, min(value, 160) - slack - coinche_estimate(hands[s], code))
                 if code < 4 and not hands[s] & SUIT_MASK[code] & (0x14 << (code * 8)):
                     miss += HONOUR_MISFIT  # neither its jack nor its nine

@@ -19,11 +19,12 @@ from engine.ai.bidding import (
     raise_limit,
     side_switches,
 )
+from engine.match import SeatView
 from engine.options import TableRules
 from tests.ai.test_coinche import _deck_giving, hand_of, legal_after, turn
 
 
-def expert_view(seat: int, cards: str, bids: list[tuple[int, str]]):  # type: ignore[no-untyped-def]
+def expert_view(seat: int, cards: str, bids: list[tuple[int, str]]) -> SeatView:
     """The view of ``seat`` holding ``cards`` after ``bids`` (dealer 0)."""
     m = Match(TableRules("coinche"), decks=[_deck_giving(seat, cards)])
     for s, text in bids:
