@@ -300,7 +300,7 @@ COINCHE_STYLES: dict[str, CoincheStyle] = {
         margin=15, coinche=30, surcoinche=40, support=0.9, own_over_partner=20, coinche_count=30
     ),
     "hard": CoincheStyle(
-        margin=10, coinche=25, surcoinche=35, support=1.0, own_over_partner=15, coinche_count=15
+        margin=10, coinche=25, surcoinche=35, support=1.0, own_over_partner=15, coinche_count=20
     ),
 }
 
@@ -360,8 +360,8 @@ DEFENCE_JACK = 25.0  # the jack of their trump
 DEFENCE_NINE = 14.0  # the nine of their trump with another trump (or the jack)
 # The partner's share of the defence: an average hand's (it holds 8 of the 24 cards this
 # hand does not see), more when it bid (it holds something of its own).
-DEFENCE_PARTNER = 20.0
-DEFENCE_PARTNER_BID = 35.0
+DEFENCE_PARTNER = 15.0
+DEFENCE_PARTNER_BID = 30.0
 
 
 def names_suit(hand: int, code: int) -> bool:

@@ -81,8 +81,8 @@ def test_hard_raises_by_what_the_hand_adds() -> None:
 
 def test_hard_coinches_when_a_count_of_the_defence_says_so() -> None:
     """Over 120 H, three aces, a ten behind one and a guarded nine of hearts: the count
-    (22 x 3 + 10 + 14, and 20 for the partner's share: 110) is over the 42 the takers
-    can lose and the level's 15; a hand of nothing but the partner's share does not."""
+    (22 x 3 + 10 + 14, and 15 for the partner's share: 105) is over the 42 the takers
+    can lose and the level's 20; a hand of nothing but the partner's share does not."""
     bids = [(1, "bid 120 H")]
     seat, legal = legal_after(bids, {})
     t = turn(seat, tuple(bids), legal)
