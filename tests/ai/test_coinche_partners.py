@@ -90,16 +90,22 @@ def test_hard_coinches_when_a_count_of_the_defence_says_so() -> None:
     assert bid_on(hand_of("7S 8D 9D 7C 8C 9H 8S QD"), t, "hard") == "pass"
 
 
-def test_a_side_changes_suit_once_then_raises_or_passes() -> None:
-    """100 C ... 130 S: the club bidder does not go back to clubs over its partner's
-    spades (the 160 C of the issue, set 0 to 340), and counts the change."""
-    bids = ((1, "bid 100 C"), (2, "pass"), (3, "bid 130 S"), (0, "pass"))
-    seat, legal = legal_after(list(bids), {})
-    assert seat == 1
-    t = turn(seat, bids, legal)
-    assert side_switches(bids, 1) == 1
-    hand = hand_of("8C 9C TC JC AC 9H JH 8S")
-    assert bid_on(hand, t, "hard") != "bid 140 C"
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_side_changes_suit_once_then_raises_or_passes(seed: int) -> None:
+    """100 C ... 110 S: the club bidder (8 9 10 J A of clubs, 9 J of hearts, 8 of
+    spades, the hand of the issue's 160 C, set 0 to 340) does not go back to clubs over
+    its partner's spades; nor does the spade bidder go back to spades over 140 C.  The
+    expert did both before."""
+    bids = [(1, "bid 100 C"), (2, "pass"), (3, "bid 110 S"), (0, "pass")]
+    view = expert_view(1, "8C 9C TC JC AC 9H JH 8S", bids)
+    assert arena_action(view, "expert-2026", seed).text == "bid 120 C"  # as before
+    assert choose_action(view, "expert", seed).text == "pass"
+    bids = [(1, "bid 100 C"), (2, "pass"), (3, "bid 130 S"), (0, "pass")]
+    bids += [(1, "bid 140 C"), (2, "pass")]
+    view = expert_view(3, "JS 9S AS TS 8S 7H 8D QD", bids)
+    assert arena_action(view, "expert-2026", seed).text == "bid 150 S"  # as before
+    assert choose_action(view, "expert", seed).text == "pass"
+    assert side_switches(tuple(bids), 1) == 2
     assert partner_switches([(1, "bid 100 C"), (3, "bid 130 S"), (1, "bid 140 C")]) == (0, 2)
 
 
