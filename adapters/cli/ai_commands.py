@@ -22,7 +22,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "and last: 'A vs B: +X points per deal (95% CI +-Y) over N deals' in raw deal "
             "points (before rounding to tens). 'sparring' is an information-set double-dummy "
             "player (uniform worlds, no inference) to duel in card play only: every seat "
-            f"then bids as {PLAY_ONLY_BIDDER}, and the lead is in card points."
+            f"then bids as {PLAY_ONLY_BIDDER}, and the lead is in card points. "
+            "'hard-2026' and 'expert-2026' play as hard and expert and bid Coinche as "
+            "they did before issue 66: the baseline of that measurement."
         ),
     )
     p.add_argument("--ruleset", choices=sorted(RULESETS), default="club")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action
+from engine.ai.coinche_2026 import BASELINES, baseline_bid
 from engine.ai.player import choose_action, position_rng
 from engine.ai.sparring import DEFAULT_WORLDS, SPARRING, sparring_action
 from engine.match import DealRecord, DealResult, Match, SeatView
@@ -26,7 +27,9 @@ MAX_REDEALS = 24
 # Card-play-only duels: every seat bids as this level, so both tables of a deck reach the
 # same contract by the same seat, and only the card play differs.
 PLAY_ONLY_BIDDER = "hard"
-ARENA_LEVELS = ("easy", "normal", "hard", "expert", SPARRING)
+# The baselines of the Coinche bidding before issue 66 (``coinche_2026``): they play as
+# hard / expert and bid Coinche as those did then.
+ARENA_LEVELS = ("easy", "normal", "hard", "expert", SPARRING, *BASELINES)
 
 
 def arena_action(
@@ -43,6 +46,11 @@ def arena_action(
     bidding = bool(legal) and legal[0].kind != "play"
     if bidding and (play_only or level == SPARRING):
         return choose_action(view, PLAY_ONLY_BIDDER, seed)
+    if level in BASELINES:
+        if bidding and view.ruleset == "coinche" and len(legal) > 1:
+            text = baseline_bid(view, level, position_rng(view, BASELINES[level], seed))
+            return next((a for a in legal if a.text == text), legal[0])
+        return choose_action(view, BASELINES[level], seed, budget_s)
     if level == SPARRING:
         if len(legal) == 1:
             return legal[0]
@@ -90,6 +98,9 @@ class LevelStats:
     contres: int = 0  # Contre / Recontre (Coinche: coinche / surcoinche) said by this level
     contres_won: int = 0  # ... on deals its team won
     thrown_in: int = 0  # deals every seat passed (redealt) at this level's tables
+    # Coinche: auctions in which this level's partners bid different suits twice or more
+    # (a bid naming another contract than the partner's last bid), the bidding wars
+    switched: int = 0
 
     def merge(self, other: LevelStats) -> None:
         self.times.extend(other.times)
@@ -100,6 +111,7 @@ class LevelStats:
         self.contres += other.contres
         self.contres_won += other.contres_won
         self.thrown_in += other.thrown_in
+        self.switched += other.switched
 
     def summary(self) -> dict[str, float]:
         t = sorted(self.times)
@@ -117,6 +129,7 @@ class LevelStats:
             "contres": self.contres,
             "contres_won": self.contres_won,
             "thrown_in": self.thrown_in,
+            "switched": self.switched,
         }
 
 
@@ -181,6 +194,12 @@ class ArenaReport:
                 out.append(f"  {name} bidding: took no contract in {s['deals']} deals")
             if s["thrown_in"]:
                 out.append(f"  {name} tables: {s['thrown_in']} deals thrown in (all passed)")
+            if self.ruleset == "coinche":
+                out.append(
+                    f"  {name} partners: bid different suits twice or more in "
+                    f"{s['switched']} of {s['deals']} auctions "
+                    f"({100 * s['switched'] / max(1, s['deals']):.1f}%)"
+                )
             if s["contres"]:
                 said = "coinche/surcoinche" if self.ruleset == "coinche" else "Contre/Recontre"
                 out.append(
@@ -212,6 +231,22 @@ def table_levels(a: str, b: str, table: int) -> tuple[str, str, str, str]:
 def table_seed(seed: int, i: int, table: int) -> int:
     """The AIs' seed at table 0 or 1 of duplicate deal ``i``."""
     return seed * 100_003 + i * 2 + table
+
+
+def partner_switches(actions: list[tuple[int, str]]) -> tuple[int, int]:
+    """Per team, the Coinche bids naming another contract than the partner's last bid:
+    ``100 C`` ... ``130 S`` ``140 C`` ``150 S`` is three for that team."""
+    last: dict[int, str] = {}
+    out = [0, 0]
+    for seat, text in actions:
+        words = text.split()
+        if len(words) != 3 or words[0] != "bid":
+            continue
+        partner = last.get((seat + 2) % 4)
+        if partner is not None and partner != words[2]:
+            out[seat % 2] += 1
+        last[seat] = words[2]
+    return out[0], out[1]
 
 
 def play_deal(
@@ -300,6 +335,8 @@ def play_deck(
         st.contracts += 1
         st.made += result.outcome == "made"
         st.margin += result.totals[taker_team] - result.totals[1 - taker_team]
+        for team, switches in enumerate(partner_switches(record.actions)):
+            stats[levels[team]].switched += switches >= 2
         for seat, text in record.actions:
             if text in DOUBLINGS:
                 stats[levels[seat]].contres += 1

@@ -290,11 +290,18 @@ class CoincheStyle:
     surcoinche: float
     support: float
     own_over_partner: float  # a contract of our own must foresee this much more
+    # a coinche of a suit contract: the defence's count must reach what the takers can
+    # lose (162 less their bid) by this much
+    coinche_count: float = 20.0
 
 
 COINCHE_STYLES: dict[str, CoincheStyle] = {
-    "normal": CoincheStyle(margin=15, coinche=30, surcoinche=40, support=0.9, own_over_partner=20),
-    "hard": CoincheStyle(margin=10, coinche=25, surcoinche=35, support=1.0, own_over_partner=15),
+    "normal": CoincheStyle(
+        margin=15, coinche=30, surcoinche=40, support=0.9, own_over_partner=20, coinche_count=30
+    ),
+    "hard": CoincheStyle(
+        margin=10, coinche=25, surcoinche=35, support=1.0, own_over_partner=15, coinche_count=20
+    ),
 }
 
 
@@ -336,11 +343,148 @@ def coinche_bid_text(value: int, code: int) -> str:
     return f"bid {BID_WORDS.get(value, str(value))} {CONTRACT_TEXTS[code]}"
 
 
+# ---- reading the partner (issue 66): a simple count, in Coinche's points, of what a hand
+# brings to a contract its partner bid, and of what it takes off the opponents' contract.
+RAISE_JACK = 20  # the jack of the partner's trump
+RAISE_NINE = 10  # the nine
+RAISE_BELOTE = 20  # king and queen of trump: the belote is 20 to the side
+RAISE_ACE = 10  # each ace of another suit
+RAISE_AVERAGE = 10  # what the partner's bid already counted on an average partner
+# A change of suit over the partner's bid: the hand must foresee this much more in its own
+# suit than in the partner's, and hold at most one of the partner's trumps; once per side.
+CHANGE_OVER = 30.0
+# The simple count of a defence against a suit contract: the points its tricks carry.
+DEFENCE_ACE = 22.0  # a side ace: a trick of its own, with what falls on it
+DEFENCE_TEN = 10.0  # a side ten behind its ace: the second trick of the suit
+DEFENCE_JACK = 25.0  # the jack of their trump
+DEFENCE_NINE = 14.0  # the nine of their trump with another trump (or the jack)
+# The partner's share of the defence: an average hand's (it holds 8 of the 24 cards this
+# hand does not see), more when it bid (it holds something of its own).
+DEFENCE_PARTNER = 15.0
+DEFENCE_PARTNER_BID = 30.0
+
+
+def names_suit(hand: int, code: int) -> bool:
+    """May a hand name suit ``code`` itself (open it, or outbid the other side in it)?
+    Only with a trump honour that wins tricks: the jack, or the nine with four trumps.
+    The cards alone do not make a trump: A, 10, K, Q of a suit without its jack (or
+    nine) lose their tricks to it (issue 66: 130H on 7H 8H QH KH, 80C on 9C 10C AC,
+    set).  No Trump and All Trump keep the estimate alone."""
+    if code >= NT:
+        return True
+    trumps = hand & SUIT_MASK[code]
+    jack = trumps >> (code * 8 + 4) & 1
+    nine = trumps >> (code * 8 + 2) & 1
+    return bool(jack or (nine and trumps.bit_count() >= 4))
+
+
+def raise_points(hand: int, code: int) -> int:
+    """What ``hand`` adds to the partner's suit contract ``code`` by the usual count: the
+    jack 20, the nine 10, the belote 20, each side ace 10; less the average the partner's
+    bid already counted on (0 at least).  No Trump and All Trump: 10 a side ace only."""
+    if code >= NT:
+        aces = sum(hand >> (s * 8 + 7) & 1 for s in range(4))
+        return max(0, RAISE_ACE * aces - RAISE_AVERAGE)
+    trumps = hand & SUIT_MASK[code]
+    pts = RAISE_JACK * (trumps >> (code * 8 + 4) & 1) + RAISE_NINE * (trumps >> (code * 8 + 2) & 1)
+    if trumps >> (code * 8 + 5) & 1 and trumps >> (code * 8 + 6) & 1:
+        pts += RAISE_BELOTE
+    pts += RAISE_ACE * sum(hand >> (s * 8 + 7) & 1 for s in range(4) if s != code)
+    return max(0, pts - RAISE_AVERAGE)
+
+
+def defence_count(hand: int, code: int, partner_bid: bool) -> float:
+    """The points a defence foresees against the suit contract ``code`` by counting its
+    tricks (side aces, a ten behind its ace, the jack and a guarded nine of their trump)
+    and the partner's share: an average hand's, more when it bid."""
+    trumps = hand & SUIT_MASK[code]
+    jack = trumps >> (code * 8 + 4) & 1
+    nine = trumps >> (code * 8 + 2) & 1
+    s = DEFENCE_JACK * jack
+    if nine and (jack or trumps.bit_count() >= 2):
+        s += DEFENCE_NINE
+    for suit in range(4):
+        if suit == code:
+            continue
+        cards = hand >> (suit * 8) & 0xFF
+        if cards >> 7 & 1:
+            s += DEFENCE_ACE + (DEFENCE_TEN if cards >> 3 & 1 else 0.0)
+    return s + (DEFENCE_PARTNER_BID if partner_bid else DEFENCE_PARTNER)
+
+
+def side_switches(bids: Iterable[tuple[int, str]], team: int) -> int:
+    """How many times ``team``'s partners have bid another contract than the partner's
+    last bid (``100C`` ... ``130S`` is one)."""
+    last: dict[int, int] = {}
+    n = 0
+    for s, t in bids:
+        b = parse_coinche_bid(t)
+        if b is None:
+            continue
+        partner = last.get((s + 2) % 4)
+        if s % 2 == team and partner is not None and partner != b[1]:
+            n += 1
+        last[s] = b[1]
+    return n
+
+
+@dataclass(frozen=True)
+class PartnerRead:
+    """What the auction tells a seat of its partner: the contract the partner bid last
+    and its highest value there (None, 0 when it has not bid), whether this seat already
+    bid that contract, and how often the side has changed suit."""
+
+    contract: int | None
+    value: int
+    raised: bool
+    switches: int
+
+    @classmethod
+    def of(cls, turn: BidTurn) -> PartnerRead:
+        partner = (turn.seat + 2) % 4
+        told = _bids_of(turn.bids, partner)
+        if not told:
+            return cls(None, 0, False, side_switches(turn.bids, turn.seat % 2))
+        code = told[-1][1]
+        value = max(v for v, k in told if k == code)
+        raised = any(k == code for _v, k in _bids_of(turn.bids, turn.seat))
+        return cls(code, value, raised, side_switches(turn.bids, turn.seat % 2))
+
+
+def raise_limit(hand: int, read: PartnerRead) -> int:
+    """The highest value this hand takes the partner's contract to: its bid plus what
+    the hand adds, in tens (0 without a partner's bid)."""
+    if read.contract is None:
+        return 0
+    return min(160, (read.value + raise_points(hand, read.contract)) // 10 * 10)
+
+
+def may_change_suit(hand: int, code: int, read: PartnerRead) -> bool:
+    """A bid of ``code`` over the partner's other contract: only with a hand that really
+    plays better there (``CHANGE_OVER`` more foreseen than with the partner's trump, at
+    most one of its trumps) and only if the side has not changed suit yet: a second change
+    is a bidding war (issue 66: 100C ... 130S 140C 150S 160C, set 0 to 340)."""
+    p = read.contract
+    if p is None or p == code:
+        return True
+    if read.switches >= 1 or not names_suit(hand, code):
+        return False
+    if p < 4 and (hand & SUIT_MASK[p]).bit_count() > 1:
+        return False
+    support = read.value + raise_points(hand, p) + 10.0
+    return coinche_estimate(hand, code) >= support + CHANGE_OVER
+
+
 def _coinche(turn: BidTurn, level: str, legal: dict[str, None], hand: int) -> str:
-    """Coinche: outbid by the least step (80, or ten over the standing bid) the contract
-    the hand foresees best, when that foresight reaches the bid with the level's margin
-    (the partner's bid raises the estimate of its contract); coinche a contract the hand
-    clearly beats, surcoinche rarely.  Easy bids 80 on an obvious hand only.
+    """Coinche, as partners (issue 66).  Open or outbid the other side by the least step
+    (80, or ten over the standing bid) in the contract the hand foresees best when the
+    foresight reaches the bid with the level's margin and the hand holds a trump honour
+    (``names_suit``); raise the partner's contract up to what the hand adds to it
+    (``raise_limit``: the jack 20, the nine 10, the belote 20, a side ace 10, less the
+    average its bid counted on); change suit over the partner only with a hand that really
+    plays better there, once a side (``may_change_suit``); coinche their suit contract
+    when a count of the defence's tricks (``defence_count``) says they cannot make it.
+    Easy bids 80 on an obvious hand only.
 
     The least step, not the highest ten the estimate reaches: the estimate misses by some
     32 points, and ten points more of a bid made are worth far less than the chance of a
@@ -361,46 +505,52 @@ def _coinche(turn: BidTurn, level: str, legal: dict[str, None], hand: int) -> st
                 return text
         return "pass"
     style = COINCHE_STYLES.get(level, COINCHE_STYLES["hard"])
-    partner = (turn.seat + 2) % 4
+    read = PartnerRead.of(turn)
     theirs_bid = any(s % 2 != turn.seat % 2 and t.startswith("bid ") for s, t in turn.bids)
 
-    def foresee(c: int) -> float:
-        """Our side's points in contract ``c``: this hand's estimate (less when the
-        opponents bid: their side holds cards), or on a contract the partner bid, its
-        highest bid there (it foresaw that and the margin with an average partner) and
-        what this hand adds to an average one."""
-        own = coinche_estimate(hand, c) - (COINCHE_AGAINST_A_BID if theirs_bid else 0.0)
-        told = [v for v, k in _bids_of(turn.bids, partner) if k == c]
-        if told:
-            return max(told) + style.margin + style.support * (own - COINCHE_AVERAGE[c])
-        return own
+    def own(c: int) -> float:
+        """This hand's estimate alone (less when the opponents bid: their side holds cards)."""
+        return coinche_estimate(hand, c) - (COINCHE_AGAINST_A_BID if theirs_bid else 0.0)
 
     if mult > 1:  # coinched: nobody bids again; the side of the bid may surcoinche
-        sure = code is not None and foresee(code) >= standing + style.surcoinche
-        return "surcoinche" if "surcoinche" in legal and sure else "pass"
+        if code is None or "surcoinche" not in legal:
+            return "pass"
+        if read.contract == code:
+            sure = raise_limit(hand, read) >= standing + style.surcoinche
+        else:
+            sure = own(code) >= standing + style.surcoinche
+        return "surcoinche" if sure else "pass"
     if "coinche" in legal and code is not None and not ours:
-        # The takers foresee a little over their bid; this hand's defence takes off what
-        # it holds over an average hand in their contract.
-        theirs = standing + COINCHE_TAKERS_OVER - _defence_over_average(hand, code)
-        if theirs <= standing - style.coinche:
-            return "coinche"
+        if code < 4:
+            partner_bid = read.contract is not None
+            defence = defence_count(hand, code, partner_bid)
+            if defence >= 162 - standing + style.coinche_count:
+                return "coinche"
+        else:
+            theirs = standing + COINCHE_TAKERS_OVER - _defence_over_average(hand, code)
+            if theirs <= standing - style.coinche:
+                return "coinche"
     for c in contracts:
         capot = coinche_bid_text(CAPOT_BID, c)
         if capot in legal and sure_capot(hand, c):
             return capot
-    if ours:  # our side holds the auction: a contract of our own only if clearly better
-        if any(s == turn.seat for s, _v in _bids_by_seat(turn.bids)):
-            return "pass"  # this hand spoke already; the partner's bid counted it
-        floor = (foresee(code) if code is not None and code in contracts else 0.0) + (
-            style.own_over_partner
-        )
-    else:
-        floor = 0.0
     value = max(80, standing + 10)
-    best: tuple[float, str] = (floor, "pass")
+    # A raise of the partner's contract by what this hand adds: to the limit while the
+    # side holds the auction (once), by the least step over the opponents' bid.
+    if read.contract is not None and read.contract in contracts and not read.raised:
+        limit = raise_limit(hand, read)
+        target = limit if ours else value
+        text = coinche_bid_text(target, read.contract)
+        if target >= value and target <= limit and text in legal:
+            return text
+    if ours and any(s == turn.seat for s, _v in _bids_by_seat(turn.bids)):
+        return "pass"  # this hand spoke already; the partner's bid counted it
+    best: tuple[float, str] = (0.0, "pass")
     for c in contracts:
+        if c == read.contract or not names_suit(hand, c) or not may_change_suit(hand, c, read):
+            continue
         text = coinche_bid_text(value, c)
-        f = foresee(c)
+        f = own(c)
         if text in legal and f >= value + style.margin and f > best[0]:
             best = (f, text)
     return best[1]

@@ -26,18 +26,23 @@ from engine.ai.auction import AUCTION_CARDS, auction_likelihood, seen_bids
 from engine.ai.bidding import (
     COINCHE_AVERAGE,
     BidTurn,
+    PartnerRead,
     auction_state,
     bid_on,
     coinche_estimate,
     coinche_state,
     heuristic_bid,
+    may_change_suit,
+    names_suit,
     parse_coinche_bid,
+    raise_limit,
+    raise_points,
     strength,
 )
 from engine.ai.rollout import rollout
 from engine.ai.scoring import belote_points, deal_value
 from engine.ai.solver import COMPILED, NodeLimit, Position, solve
-from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, belote_pairs, bits
+from engine.ai.tables import CONTRACT_CODES, FULL, RULESET_KINDS, SUIT_MASK, belote_pairs, bits
 from engine.ai.world_search import resample
 from engine.ai.worlds import SplitMix
 from engine.contract import GENERALE_BID
@@ -89,6 +94,12 @@ COINCHE_MARGIN = 10.0
 COINCHE_DOUBLE_MARGIN = {"coinche": 25.0, "surcoinche": 40.0}
 COINCHE_FIT_SLACK = 10.0
 COINCHE_DEFENCE = 10.0  # a seat that coinched foresees this much over an average hand
+PARTNER_FIT_SLACK = 0.0  # the partner's bid: its estimate at least its value
+HONOUR_MISFIT = 20.0  # a suit named without its jack or nine is this far from the bid
+COINCHE_TRIES = 60  # deals drawn at most for one sample; the one that fits best is kept
+RAISE_SLACK = 20  # a raise's hand may add this much less than the raise says
+PASS_OVER = 30.0  # a pass: no suit with its jack foreseen this much over the next bid
+PASS_SUPPORT = 30  # a pass over the partner's contract: at most this much to add to it
 
 
 def _seat(view: SeatView) -> int:
@@ -140,7 +151,12 @@ def _deal(
     view: SeatView, me: int, hand: int, pool: list[int], rng: random.Random
 ) -> tuple[list[int], list[int]]:
     """One deal of the ``pool`` (the cards neither in ``me``'s ``hand`` nor turned) that
-    loosely fits the auction (``_fits_auction``)."""
+    loosely fits the auction (``_fits_auction``).  Coinche keeps the best fitting of up
+    to ``COINCHE_TRIES`` draws (``_coinche_misfit``): a long auction that no draw fits
+    exactly must not fall back on a deal that ignores it (issue 66: the others then look
+    weak, and their contracts get coinched)."""
+    if view.ruleset == "coinche":
+        return _coinche_deal(view, me, hand, pool, rng)
     for _attempt in range(REJECT_TRIES):
         cards = pool[:]
         rng.shuffle(cards)
@@ -159,30 +175,40 @@ def _deal(
     return hands, cards[i:]
 
 
+def _coinche_deal(
+    view: SeatView, me: int, hand: int, pool: list[int], rng: random.Random
+) -> tuple[list[int], list[int]]:
+    """A Coinche deal (8 cards a seat, nothing left to deal) that fits the auction best
+    among up to ``COINCHE_TRIES`` draws."""
+    best: tuple[float, list[int]] | None = None
+    for _attempt in range(COINCHE_TRIES):
+        cards = pool[:]
+        rng.shuffle(cards)
+        hands = [0, 0, 0, 0]
+        hands[me] = hand
+        i = 0
+        for s in range(4):
+            if s == me:
+                continue
+            for c in cards[i : i + 8]:
+                hands[s] |= 1 << c
+            i += 8
+        miss = _coinche_misfit(view, hands)
+        if best is None or miss < best[0]:
+            best = (miss, hands)
+        if miss == 0:
+            break
+    assert best is not None
+    return best[1], []
+
+
 def _fits_auction(view: SeatView, hands: list[int]) -> bool:
     """Would the others have bid as they did with these 5 cards?  Loose bounds only: a
     call needs a fair hand for its contract, a pass on the turned card a not-too-strong
     one, so that samples follow the auction without trusting it blindly."""
     turned = view.turned
     if view.ruleset == "coinche":
-        called = None
-        for s, text in view.bids:
-            bid = parse_coinche_bid(text)
-            called = bid[1] if bid is not None else called
-            if s == view.seat:
-                continue
-            if bid is not None:
-                value, code = bid
-                if coinche_estimate(hands[s], code) < min(value, 160) - COINCHE_FIT_SLACK:
-                    return False
-            elif (
-                text == "coinche"
-                and called is not None
-                # a coinche says the defence holds their contract's cards
-                and coinche_estimate(hands[s], called) < COINCHE_AVERAGE[called] + COINCHE_DEFENCE
-            ):
-                return False
-        return True
+        return _coinche_misfit(view, hands) == 0
     for s, text in view.bids:
         if s == view.seat:
             continue
@@ -194,6 +220,68 @@ def _fits_auction(view: SeatView, hands: list[int]) -> bool:
             if strength(full, turned >> 3) >= PASS_CEILING:
                 return False
     return True
+
+
+def _coinche_misfit(view: SeatView, hands: list[int]) -> float:
+    """Coinche: how far these 8-card hands are from explaining the others' bids, in
+    points (0: they would have bid as they did).  Loosely, as any table bids (issue 66
+    reads the partner, and the opponents too):
+
+    - a bid naming a contract: the hand's estimate at most ``COINCHE_FIT_SLACK`` under
+      its value (the partner's, which bids as this level does, not under it), and in a
+      suit a trump honour (its jack or nine: ``HONOUR_MISFIT`` short without);
+    - a raise of the partner's contract: the hand adds to it (``raise_points``) about
+      what the raise says, ``RAISE_SLACK`` less;
+    - a pass where the seat could bid: no suit with its jack it would surely have
+      outbid in (``PASS_OVER`` over the least next bid), and, over its partner's
+      standing contract, no more support than ``PASS_SUPPORT`` (it would have raised);
+    - a coinche: the defence holds the contract's cards.
+    """
+    me = _seat(view)
+    miss = 0.0
+    called: int | None = None
+    standing = 0
+    holder: int | None = None
+    doubled = False
+    last: dict[int, int] = {}
+    for s, text in view.bids:
+        bid = parse_coinche_bid(text)
+        other = s != me
+        if bid is not None:
+            value, code = bid
+            partner_last = last.get((s + 2) % 4)
+            if other and partner_last == code and code < 4:
+                told = max(v for t, (v, k) in _coinche_bids(view.bids, s + 2) if k == code)
+                miss += max(0, value - told - RAISE_SLACK - raise_points(hands[s], code))
+            elif other:
+                slack = PARTNER_FIT_SLACK if s % 2 == me % 2 else COINCHE_FIT_SLACK
+                miss += max(0.0, min(value, 160) - slack - coinche_estimate(hands[s], code))
+                if code < 4 and not hands[s] & SUIT_MASK[code] & (0x14 << (code * 8)):
+                    miss += HONOUR_MISFIT  # neither its jack nor its nine
+            called, standing, holder = code, value, s
+            last[s] = code
+        elif text == "coinche":
+            doubled = True
+            if other and called is not None:
+                # a coinche says the defence holds their contract's cards
+                need = COINCHE_AVERAGE[called] + COINCHE_DEFENCE
+                miss += max(0.0, need - coinche_estimate(hands[s], called))
+        elif text == "pass" and other and not doubled and standing < 160:
+            floor = max(80, standing + 10) + PASS_OVER
+            for c in range(4):
+                jack = hands[s] & SUIT_MASK[c] & (0x10 << (c * 8))
+                if jack and c != called:
+                    miss += max(0.0, coinche_estimate(hands[s], c) - floor)
+            if called is not None and called < 4 and holder is not None and holder % 2 == s % 2:
+                miss += max(0, raise_points(hands[s], called) - PASS_SUPPORT)
+    return miss
+
+
+def _coinche_bids(
+    bids: tuple[tuple[int, str], ...], seat: int
+) -> list[tuple[int, tuple[int, int]]]:
+    """(seat, (value, contract)) of ``seat``'s Coinche bids (``seat`` taken modulo 4)."""
+    return [(s, b) for s, t in bids if s == seat % 4 and (b := parse_coinche_bid(t)) is not None]
 
 
 def _complete(view: SeatView, hands: list[int], rest: list[int], taker: int) -> list[int]:
@@ -472,21 +560,46 @@ def _french(view: SeatView, rng: random.Random) -> str:
 
 def _coinche(view: SeatView, rng: random.Random) -> str:
     """Coinche: each legal bid, coinche and surcoinche valued by Coinche's score on the
-    same sampled deals, against a pass (the standing contract as it stands; before any
-    bid, a redeal: 0).  A bid must foresee ``COINCHE_MARGIN`` more than the pass, a
-    coinche or surcoinche ``COINCHE_DOUBLE_MARGIN`` more; générale is left to people."""
+    same sampled deals (fitting the auction: ``_fits_coinche``), against a pass (the
+    standing contract as it stands; before any bid, a redeal: 0).  A bid must foresee
+    ``COINCHE_MARGIN`` more than the pass, a coinche or surcoinche
+    ``COINCHE_DOUBLE_MARGIN`` more; générale is left to people.
+
+    As partners (issue 66), the bids the samples may choose are those hard's judgement
+    allows: a suit named by this hand needs a trump honour (``names_suit``), a change
+    of suit over the partner a hand that really plays better there, once a side
+    (``may_change_suit``), a raise of the partner's contract no more than ten over what
+    the hand adds to it (``raise_limit``).  And where the samples say pass but hard's
+    count raises the partner's contract, the raise is made unless the samples value it
+    under the pass: the samples see a partner's hand only loosely."""
     me = _seat(view)
     legal = [a.text for a in view.legal]
     code, bidder, mult, standing = coinche_state(view.bids)
+    turn = BidTurn.of_view(view)
+    hand = 0
+    for c in view.hand:
+        hand |= 1 << c
+    read = PartnerRead.of(turn)
+    limit = raise_limit(hand, read)
     sampled = _Outcomes(view, _deals(view, rng, COINCHE_SAMPLES))
     passing = 0.0
     if code is not None and bidder is not None:
         passing = sampled.value(code, bidder, mult, standing)
     best_value, best_text = passing, "pass"
+    values: dict[str, float] = {}
     for text in legal:
         bid = parse_coinche_bid(text)
         if bid is not None and bid[0] != GENERALE_BID:
-            gain = sampled.value(bid[1], me, 1, bid[0]) - COINCHE_MARGIN
+            if bid[1] == read.contract:
+                if bid[0] > limit + 10:
+                    continue
+            elif not (names_suit(hand, bid[1]) and may_change_suit(hand, bid[1], read)):
+                continue
+            # A raise is valued with the partner as the taker: its hand holds the trumps
+            # the samples gave it, and the rules of thumb play a taker's hand as one.
+            taker = (me + 2) % 4 if bid[1] == read.contract else me
+            values[text] = sampled.value(bid[1], taker, 1, bid[0])
+            gain = values[text] - COINCHE_MARGIN
         elif text in ("coinche", "surcoinche") and code is not None and bidder is not None:
             doubled = 2 if text == "coinche" else 4
             gain = sampled.value(code, bidder, doubled, standing) - COINCHE_DOUBLE_MARGIN[text]
@@ -494,4 +607,10 @@ def _coinche(view: SeatView, rng: random.Random) -> str:
             continue
         if gain > best_value:
             best_value, best_text = gain, text
+    if best_text == "pass" and read.contract is not None:
+        hint = bid_on(hand, turn, "hard")
+        raised = parse_coinche_bid(hint)
+        is_raise = raised is not None and raised[1] == read.contract
+        if is_raise and hint in values and values[hint] >= passing:
+            return hint
     return best_text
