@@ -382,13 +382,20 @@ class BeloteApp:
         """Another process holds these tables now: stop running them here at once
         (``quiet``: the lease keeper rebuilds them from the database at once)."""
         self.turns.forget(ids)
-        for tid in ids:
+        gone = []
+        for tid in sorted(ids):
             t = self.registry.drop(tid)
             if t is not None:
                 self._deadlines.disarm(t)
                 self.ceremony.stop_drand(t)
-                if not quiet:
-                    log.warning("table %s is run by another process now", t.tid)
+                gone.append(t.tid)
+        if gone and not quiet:  # one line for the lot: a stall loses tables by the dozen
+            log.warning(
+                "table%s %s %s run by another process now",
+                "s" if len(gone) > 1 else "",
+                ", ".join(gone),
+                "are" if len(gone) > 1 else "is",
+            )
         self.registry.update_idle()
 
     def _shelved(self, t: Table) -> None:

@@ -259,3 +259,96 @@ async def test_stops_inside_commits_kills_and_restarts_lose_nothing(pg_server, t
                 raise
     finally:
         await check.close()
+
+
+def _server_log_since(pg_server, offset: int) -> str:
+    """What PostgreSQL logged since ``offset`` (its log file, as tests/pg.py starts it)."""
+    with (pg_server.root / "log").open("rb") as f:
+        f.seek(offset)
+        return f.read().decode(errors="replace")
+
+
+def _server_log_size(pg_server) -> int:
+    return (pg_server.root / "log").stat().st_size
+
+
+@pytest.mark.slow
+async def test_a_process_that_lost_its_tables_takes_them_back_from_the_log(pg_server, tmp_path):
+    """A stops inside a commit past its lease; B takes A's tables and plays them on; B is
+    killed; A goes on and takes them back. A's copies are behind the log now: A writes none
+    of them (no position is written twice, PostgreSQL refuses nothing, no traceback), each
+    table is rebuilt from its log and plays on, every log whole."""
+    url = pg_server.create_database()
+    store = await open_store(url, owner="setup")
+    await store.close()
+    conn = await asyncpg.connect(url)
+    await conn.execute(CHECK_LEASES)
+    world = World(conn)
+    server_log = _server_log_size(pg_server)
+    hold = tmp_path / "hold-A"
+    hold.mkdir()
+    out = {name: tmp_path / f"{name}.out" for name in "AB"}
+    procs: dict[str, subprocess.Popen] = {}
+
+    async def all_of(owner: str, since: float) -> bool:  # every table is owner's, moving
+        owners, moves = await world.owners(), await world.last_moves()
+        return (
+            len(owners) == TABLES
+            and set(owners.values()) == {owner}
+            and all(moves.get(tid, 0.0) > since for tid in owners)
+        )
+
+    try:
+        procs["A"] = _start(url, "A", out["A"], **{HOLD_COMMIT_ENV: str(hold)})
+        procs["B"] = _start(url, "B", out["B"])
+        await _open_tables(procs["A"], out["A"], "a")
+        await until(lambda: all_of("A", 0.0), 120, step=0.2)
+        await asyncio.sleep(LEASE)
+
+        # A stops inside a commit, past its lease: B takes its tables and plays on
+        (hold / "arm").write_text("2")
+        async def held() -> bool:
+            return (hold / "held").exists()
+
+        await until(held, 30, step=0.005)
+        os.kill(procs["A"].pid, signal.SIGSTOP)
+        stopped = time.time()
+        await until(lambda: all_of("B", stopped), WITHIN, step=0.1)
+        await asyncio.sleep(LEASE)  # B writes well past where A's copies stand
+
+        # B dies; once its leases ran out, A goes on: it takes its old tables back
+        os.kill(procs["B"].pid, signal.SIGKILL)
+        procs["B"].wait()
+        await asyncio.sleep(LEASE + 0.5)
+        os.kill(procs["A"].pid, signal.SIGCONT)
+        back = time.time()
+        await until(lambda: all_of("A", back), WITHIN, step=0.1)
+        await asyncio.sleep(2.0)  # a few more moves of each, from the rebuilt tables
+        procs["A"].send_signal(signal.SIGTERM)
+        assert procs["A"].wait(timeout=60) == 0, out["A"].read_text()[-3000:]
+    finally:
+        for p in procs.values():
+            if p.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    p.send_signal(signal.SIGCONT)
+                p.kill()
+                p.wait()
+        violations = await conn.fetch("SELECT * FROM lease_violations")
+        await conn.close()
+
+    assert not violations, [tuple(v) for v in violations]
+    refused = [
+        line for line in _server_log_since(pg_server, server_log).splitlines() if "ERROR" in line
+    ]
+    assert not refused, refused[:5]  # no write at a position that exists, none refused
+    a_said = out["A"].read_text()
+    assert "Traceback" not in a_said, a_said[-3000:]
+    assert " ERROR " not in a_said, a_said[-3000:]
+    check = await open_store(url, owner="check")
+    try:
+        matches = await check.matches()
+        assert len(matches) == TABLES
+        for m in matches:
+            await _check_log(await check.log(m.id), m.table_id)
+    finally:
+        await check.close()
