@@ -337,10 +337,16 @@ class BeloteApp:
         """Run these tables from now on (at start, or taken over from a process whose
         lease ran out): each rebuilt from its log, its deadline armed again. Meanwhile
         fewer all-bot moves run at once (``Turns.rebuilding``): on a process short of CPU
-        the tables that stopped come back first."""
-        rows = [r for r in rows if r.id not in self.registry]
+        the tables that stopped come back first.
+
+        A table claimed here that this process still holds a copy of (it ran it before,
+        lost the lease in a stall, and took it back) is rebuilt all the same: another
+        process may have played it meanwhile, so that copy is dropped, never trusted."""
         if not rows:
             return
+        again = {r.id for r in rows if r.id in self.registry}
+        if again:
+            self.drop_tables(again, quiet=True)
         # until the lease keeper's next batch (it goes on at once while more wait)
         linger = self._leases.period if self._leases is not None else 0.0
         with self.turns.rebuilding(linger):

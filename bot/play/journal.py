@@ -138,7 +138,8 @@ class Journal:
             if fresh is not None:
                 self._deadlines.arm(fresh, self._deadlines.later(fresh, now + RETRY_AFTER))
             raise
-        self._deadlines.arm(t, dl)
+        if self._registry.is_current(t):  # (dropped meanwhile: its timer stays cancelled)
+            self._deadlines.arm(t, dl)
         return events
 
     async def reload(self, t: Table) -> Table | None:

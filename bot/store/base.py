@@ -46,7 +46,15 @@ from bot.store.community import (
     StoredSetting,
 )
 from bot.store.lock import DatabaseLock
-from bot.store.records import LeaseLost, LogEntry, MatchRow, TableDeadline, TableRow, Write
+from bot.store.records import (
+    LeaseLost,
+    LogEntry,
+    MatchRow,
+    StaleCopy,
+    TableDeadline,
+    TableRow,
+    Write,
+)
 
 log = logging.getLogger(__name__)
 
@@ -390,14 +398,17 @@ class Store(abc.ABC):
                 # unit of a refused table never waits behind them to be tried later, when
                 # the table may be this process's again (taken back, rebuilt from its log)
                 refused = [(u, f) for u, f in batch if u.touched() & exc.table_ids]
-                if refused:
-                    for unit, fut in refused:
-                        if not fut.done():
-                            fut.set_exception(type(exc)(unit.touched() & exc.table_ids))
-                    rest = [(u, f) for u, f in batch if not f.done()]
-                    self._pending = rest + self._pending
+                if not refused:
+                    await self._one_by_one(batch)
                     continue
-                await self._one_by_one(batch)
+                out = {id(f) for _, f in refused}
+                self._pending = [(u, f) for u, f in batch if id(f) not in out] + self._pending
+                if isinstance(exc, StaleCopy):  # which unit of the table is behind: alone
+                    await self._one_by_one(refused)
+                    continue
+                for unit, fut in refused:
+                    if not fut.done():
+                        fut.set_exception(LeaseLost(unit.touched() & exc.table_ids))
                 continue
             except StoreUnavailable as exc:
                 # the database is down: the units alone would only fail again, one by one

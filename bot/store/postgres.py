@@ -385,8 +385,12 @@ class PostgresStore(Store):
             except Exception as exc:
                 if not is_outage(exc):
                     raise
-                self.availability.failed(exc)
                 others += 1
+                if others > 1 or self.availability.down_since is not None:
+                    self.availability.failed(exc)
+                else:  # one broken connection (the server ended the transaction of a
+                    # process that stalled in it) is no outage: a fresh one, quietly
+                    log.info("commit retried on a new connection (%s)", type(exc).__name__)
                 if others == COMMIT_TRIES:
                     raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
             else:

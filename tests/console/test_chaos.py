@@ -11,6 +11,11 @@ comes from a process without the lease: a trigger installed for the test checks,
 log entry inserted, that the writing session's process (its ``application_name``) holds
 the table's lease, unexpired, and records any entry that breaks it.
 
+PostgreSQL refuses nothing (no write comes at a log position that exists: a process that
+takes back a table it lost writes from the log, not from its old copy) and no process logs
+a traceback. The same run goes once quiet and once beside ten CPU-bound processes started
+by the test (a busy 2-core machine), with the same bounds.
+
 Holding A inside a commit for certain: ``TEST_HOLD_COMMIT_DIR`` names a directory;
 the test writes ``arm`` there, A's next commit (after its lease check, row locks held)
 writes ``held`` and stalls two seconds, and the test stops A as soon as ``held`` appears.
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import os
 import re
 import signal
@@ -27,6 +33,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -41,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LEASE = 3.0
 TABLES = 10  # a process, for A and B; C starts with none
 WITHIN = 3 * LEASE  # every takeover, from the fault to the table moving on elsewhere
+LOADERS = 10  # CPU-bound processes beside the three bot processes, on a 2-core machine
 
 CHECK_LEASES = """
 CREATE TABLE lease_violations (match_id BIGINT, seq INTEGER, writer TEXT, owner TEXT);
@@ -149,9 +157,30 @@ async def _check_log(entries: list[LogEntry], table_id: int) -> None:
         run.apply(e)  # raises on an illegal or misplaced entry
 
 
+def _cpu_load(n: int) -> contextlib.AbstractContextManager[Any]:
+    """``n`` CPU-bound processes beside the bot processes (bench/cpuload.py's: plain
+    ``while True: pass``, at the test's own priority), stopped when the block ends."""
+    if not n:
+        return contextlib.nullcontext()
+    spec = importlib.util.spec_from_file_location("cpuload", ROOT / "bench" / "cpuload.py")
+    assert spec is not None and spec.loader is not None
+    cpuload = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cpuload)
+    return cpuload.CpuLoad(n, settle=0.0)
+
+
 @pytest.mark.slow
-async def test_stops_inside_commits_kills_and_restarts_lose_nothing(pg_server, tmp_path):
+@pytest.mark.parametrize("loaders", [0, LOADERS], ids=["quiet", f"beside-{LOADERS}-cpu-loaders"])
+async def test_stops_inside_commits_kills_and_restarts_lose_nothing(pg_server, tmp_path, loaders):
+    """(Once quiet, once beside CPU loaders started from the start of the processes to
+    the end, as on a busy shared machine: the same faults, the same bounds.)"""
+    with _cpu_load(loaders):
+        await _stops_inside_commits_kills_and_restarts(pg_server, tmp_path)
+
+
+async def _stops_inside_commits_kills_and_restarts(pg_server, tmp_path) -> None:
     url = pg_server.create_database()
+    server_log = _server_log_size(pg_server)
     store = await open_store(url, owner="setup")  # migrated before any process starts
     await store.close()
     conn = await asyncpg.connect(url)
@@ -242,6 +271,14 @@ async def test_stops_inside_commits_kills_and_restarts_lose_nothing(pg_server, t
     assert not violations, [tuple(v) for v in violations]
     a_said = out["A"].read_text()
     assert "run by another process now" in a_said  # A learnt it had lost them
+    # no write at a position that exists (PostgreSQL refused nothing), no traceback
+    refused = [
+        line for line in _server_log_since(pg_server, server_log).splitlines() if "ERROR" in line
+    ]
+    assert not refused, refused[:5]
+    for name, said in out.items():
+        text = said.read_text()
+        assert "Traceback" not in text, (name, text[-3000:])
     check = await open_store(url, owner="check")
     try:
         matches = await check.matches()
@@ -307,6 +344,7 @@ async def test_a_process_that_lost_its_tables_takes_them_back_from_the_log(pg_se
 
         # A stops inside a commit, past its lease: B takes its tables and plays on
         (hold / "arm").write_text("2")
+
         async def held() -> bool:
             return (hold / "held").exists()
 
