@@ -294,16 +294,21 @@ class RenewalThread(threading.Thread):
                             session = await store.open_lease_session()
                         await store.extend_leases(session)
                     except Exception as exc:
-                        session = await self._drop(session)
+                        self._drop(session)
+                        session = None
                         self._failed(exc)
                     else:
                         self._said = None
                         keeper._on_time()
                 self._stopping.wait(keeper.period)  # this loop has nothing else to run
         finally:
-            await self._drop(session)
+            if session is not None:  # a clean stop: the connection closed, not cut
+                try:
+                    await session.close(timeout=1.0)
+                except Exception:
+                    self._drop(session)
 
-    async def _drop(self, session: Any) -> None:
+    def _drop(self, session: Any) -> None:
         if session is not None:
             with contextlib.suppress(Exception):
                 session.terminate()
