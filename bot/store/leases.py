@@ -1,14 +1,18 @@
 """Keeping this process's table leases alive, and taking over the tables of a process that
 died.
 
-Two tasks, so that neither can hold the other back:
+A thread and two tasks, so that none can hold another back:
 
 - the **renewal**, every ``lease_seconds / 3`` (at most a second), extends every lease
-  this process holds, on a database connection of its own, and drops at once a table
-  whose lease another process holds now. It never waits behind a claim, a rebuild or the
-  pool's commits, and its statement skips locked rows instead of waiting on them. A
-  renewal that comes late (the event loop or the machine stalled) is logged once, with
-  how late, and whether the leases may have run out meanwhile;
+  this process holds, from a thread of its own (:class:`RenewalThread`: its own event
+  loop and database connection), so that neither a claim, a rebuild, the pool's commits
+  nor a slow event loop (a burst of moves, a machine short of CPU) can make it late; its
+  statement skips locked rows instead of waiting on them. It extends them only while the
+  event loop shows it runs: a loop stalled longer than a lease lets them run out. On the
+  loop, a task asks on the same period which of the tables run here are still ours and
+  drops at once the ones another process holds now. A renewal that comes late (the
+  process or the machine stalled) is logged once, with how late, and whether the leases
+  may have run out meanwhile;
 - the **takeover**, on the same period, claims the unfinished tables whose lease ran
   out (their process was killed, or stalled past its lease) among the channels this
   process serves, at most ``batch`` a round, and hands them to the app, which rebuilds
@@ -20,11 +24,12 @@ During an outage both back off (up to half a lease) and the store's
 :class:`~bot.store.availability.Availability` logs one line per change of state, not a
 traceback per try.
 
-Safety does not rest on this loop's timing: every commit checks its tables' leases in its
-own transaction (``bot/store/postgres.py``). The loop only decides how soon a dead
-process's tables come back: within one lease time and one period of this loop (a lease
-runs out at most ``lease_seconds`` after its process's last commit or renewal), plus the
-time to rebuild them.
+Safety does not rest on this loop's timing: every commit checks its tables' leases, and
+their match logs' last positions, in its own transaction (``bot/store/postgres.py``): a
+copy of a table left behind by a stall writes nothing, even once the table is ours again.
+The loop only decides how soon a dead process's tables come back: within one lease time
+and one period of this loop (a lease runs out at most ``lease_seconds`` after its
+process's last commit or renewal), plus the time to rebuild them.
 """
 
 from __future__ import annotations
