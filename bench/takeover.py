@@ -14,6 +14,11 @@ after the kill (a new entry in its log, written by the survivor), and the median
 then beside N processes spinning on the CPU (``bench/cpuload.py``) from the window's start
 until the last table moved again (or the wait gave up), and prints both.
 
+Each run also prints a ``faults:`` line, counted from what the two processes and
+PostgreSQL logged: writes refused at a log position that exists (duplicate keys), all the
+server's errors, tracebacks, and the tables said lost to another process or found behind
+their log.
+
 The tables are bench/load.py's (four normal bots, a move a second), to a target no
 match reaches in the run.
 
