@@ -14,6 +14,11 @@ after the kill (a new entry in its log, written by the survivor), and the median
 then beside N processes spinning on the CPU (``bench/cpuload.py``) from the window's start
 until the last table moved again (or the wait gave up), and prints both.
 
+Each run also prints a ``faults:`` line, counted from what the two processes and
+PostgreSQL logged: writes refused at a log position that exists (duplicate keys), all the
+server's errors, tracebacks, and the tables said lost to another process or found behind
+their log.
+
 The tables are bench/load.py's (four normal bots, a move a second), to a target no
 match reaches in the run.
 
@@ -28,9 +33,12 @@ import asyncio
 import json
 import logging
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -104,13 +112,40 @@ async def child(args: argparse.Namespace) -> None:
     await app.stop()
 
 
-def start_child(args: argparse.Namespace, owner: str, offset: int) -> subprocess.Popen[str]:
+def start_child(
+    args: argparse.Namespace, owner: str, offset: int, said: Path
+) -> subprocess.Popen[str]:
+    """A bot process; what it logs (warnings and errors) goes to ``said``."""
     cmd = [
         sys.executable, __file__, "--child", "--owner", owner, "--db", args.db,
         "--tables", str(args.tables), "--offset", str(offset),
         "--bot-delay", str(args.bot_delay), "--lease", str(args.lease),
     ]  # fmt: skip
-    return subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    with said.open("w") as err:
+        return subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True
+        )
+
+
+def faults(processes: list[str], server: str) -> str:
+    """One line from what the processes and PostgreSQL logged: the writes the database
+    refused at a position that exists, the tracebacks, and the tables each process said it
+    lost to another ("run by another process now") or found behind their log."""
+    dup = server.count("duplicate key value violates unique constraint")
+    errors = sum(1 for line in server.splitlines() if " ERROR: " in line)
+    tracebacks = sum(p.count("Traceback (most recent call last)") for p in processes)
+    lost = behind = 0
+    for p in processes:
+        for line in p.splitlines():
+            if "run by another process now" in line:
+                lost += len(re.findall(r"\bt\d+\b", line.split("run by another")[0]))
+            elif "behind its match log" in line:
+                behind += 1
+    return (
+        f"faults: {dup} duplicate-key errors ({errors} errors in all) in PostgreSQL's log;"
+        f" {tracebacks} tracebacks in the processes' logs; {lost} tables said lost to"
+        f" another process, {behind} found behind their log"
+    )
 
 
 def say(p: subprocess.Popen[str], line: str) -> None:
@@ -132,12 +167,19 @@ async def moved_since(
     return {r[0]: float(r[1]) for r in rows}
 
 
-async def measure(args: argparse.Namespace, loaders: int) -> float | None:
+async def measure(
+    args: argparse.Namespace, loaders: int, server_log: Path | None = None
+) -> float | None:
     """The scenario once, beside ``loaders`` CPU loaders; prints its figures and returns
-    the last table's delay after the kill, in leases (None if none moved again)."""
+    the last table's delay after the kill, in leases (None if none moved again).
+    ``server_log``: PostgreSQL's log file (a server started here), for the faults line."""
     store = await open_store(args.db, owner="bench-setup")  # migrated once, before both
     await store.close()
-    keep, victim = start_child(args, "keep", 0), start_child(args, "victim", args.tables)
+    logs = Path(tempfile.mkdtemp(prefix="takeover-"))
+    said = {name: logs / f"{name}.log" for name in ("keep", "victim")}
+    log_from = server_log.stat().st_size if server_log is not None else 0
+    keep = start_child(args, "keep", 0, said["keep"])
+    victim = start_child(args, "victim", args.tables, said["victim"])
     cpu_load = CpuLoad(loaders)
     try:
         for p in (keep, victim):
@@ -212,6 +254,13 @@ async def measure(args: argparse.Namespace, loaders: int) -> float | None:
         f" {sum(r['taken_over'] for r in live)}, lost {sum(r['lost'] for r in live)}; the"
         f" latest renewal came {max(r['worst_late'] for r in live):.2f} s after its due"
     )
+    server = ""
+    if server_log is not None:
+        with server_log.open("rb") as f:
+            f.seek(log_from)
+            server = f.read().decode(errors="replace")
+    print(faults([p.read_text(errors="replace") for p in said.values()], server))
+    shutil.rmtree(logs, ignore_errors=True)
     delays = sorted(t - killed for t in times.values())
     survivor = sum(1 for t in theirs if owned.get(t) == "keep")
     if delays:
@@ -263,7 +312,8 @@ def main() -> None:
                 args.db = server.create_database(f"takeover{loaders}")
             if args.load:
                 print(f"--- {'quiet' if not loaders else f'beside {loaders} CPU loaders'} ---")
-            last.append(asyncio.run(measure(args, loaders)))
+            log = server.root / "log" if server is not None else None
+            last.append(asyncio.run(measure(args, loaders, log)))
     finally:
         if server is not None:
             server.stop()

@@ -419,10 +419,16 @@ class BeloteApp:
         """Run these tables from now on (at start, or taken over from a process whose
         lease ran out): each rebuilt from its log, its deadline armed again. Meanwhile
         fewer all-bot moves run at once (``Turns.rebuilding``): on a process short of CPU
-        the tables that stopped come back first."""
-        rows = [r for r in rows if r.id not in self.registry]
+        the tables that stopped come back first.
+
+        A table claimed here that this process still holds a copy of (it ran it before,
+        lost the lease in a stall, and took it back) is rebuilt all the same: another
+        process may have played it meanwhile, so that copy is dropped, never trusted."""
         if not rows:
             return
+        again = {r.id for r in rows if r.id in self.registry}
+        if again:
+            self.drop_tables(again, quiet=True)
         # until the lease keeper's next batch (it goes on at once while more wait)
         linger = self._leases.period if self._leases is not None else 0.0
         with self.turns.rebuilding(linger):
@@ -466,14 +472,21 @@ class BeloteApp:
         """Another process holds these tables now: stop running them here at once
         (``quiet``: the lease keeper rebuilds them from the database at once)."""
         self.turns.forget(ids)
-        for tid in ids:
+        gone = []
+        for tid in sorted(ids):
             t = self.registry.drop(tid)
             if t is not None:
                 self.watch.changed(tid)  # its watchers read it from the database now
                 self._deadlines.disarm(t)
                 self.ceremony.stop_drand(t)
-                if not quiet:
-                    log.warning("table %s is run by another process now", t.tid)
+                gone.append(t.tid)
+        if gone and not quiet:  # one line for the lot: a stall loses tables by the dozen
+            log.warning(
+                "table%s %s %s run by another process now",
+                "s" if len(gone) > 1 else "",
+                ", ".join(gone),
+                "are" if len(gone) > 1 else "is",
+            )
         self.registry.update_idle()
 
     def _shelved(self, t: Table) -> None:

@@ -17,7 +17,16 @@ from bot.play.entries import Ended, Entry, entry
 from bot.play.registry import TableRegistry
 from bot.play.table import MatchRun, Table
 from bot.play.watch import TableWatch
-from bot.store import LeaseLost, LogEntry, MatchRow, Store, StoreUnavailable, TableRow, Write
+from bot.store import (
+    LeaseLost,
+    LogEntry,
+    MatchRow,
+    StaleCopy,
+    Store,
+    StoreUnavailable,
+    TableRow,
+    Write,
+)
 from engine import Event
 
 log = logging.getLogger(__name__)
@@ -78,6 +87,11 @@ class Journal:
         and the table its new status, in the same commit."""
         run = t.run
         assert run is not None
+        if not self._registry.is_current(t):
+            # a copy that left memory (its lease was lost, or it was rebuilt) while a move
+            # of it was under way: it is behind, or not ours; the table run here, if any,
+            # is the one read from the log
+            raise LeaseLost({t.id})
         now = self._clock.now()
         w = Write()
         events: list[Event] = []
@@ -105,11 +119,22 @@ class Journal:
         w.deadlines[t.id] = dl
         try:
             await self._store.write(w)
+        except StaleCopy:
+            # ours, but another process ran it past this copy while we had lost the lease:
+            # nothing was written; the table is read back from its log, once, and goes on
+            log.warning("table %s was behind its match log here: rebuilt from it", t.tid)
+            if self._registry.is_current(t):
+                fresh = await self.reload(t)
+                if fresh is not None:
+                    self._deadlines.arm(fresh, self._deadlines.next(fresh))
+            raise
         except LeaseLost:
             raise  # another process runs it now (dropped here): nothing to reload or re-arm
         except Exception as exc:
             if not isinstance(exc, StoreUnavailable):  # an outage is logged once, by the store
                 log.exception("could not store table %s; reloading it", t.tid)
+            if not self._registry.is_current(t):
+                raise  # left memory meanwhile: nothing of this copy to read back or re-arm
             try:
                 fresh = await self.reload(t)
             except Exception:
@@ -118,7 +143,8 @@ class Journal:
             if fresh is not None:
                 self._deadlines.arm(fresh, self._deadlines.later(fresh, now + RETRY_AFTER))
             raise
-        self._deadlines.arm(t, dl)
+        if self._registry.is_current(t):  # (dropped meanwhile: its timer stays cancelled)
+            self._deadlines.arm(t, dl)
         self._watch.changed(t.id)
         return events
 

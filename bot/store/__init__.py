@@ -8,7 +8,15 @@ which picks the engine from its target.
 
 from bot.store.base import MIGRATIONS, Serves, SQLiteStore, Store, StoreError, StoreUnavailable
 from bot.store.engines import is_postgres, open_store
-from bot.store.records import LeaseLost, LogEntry, MatchRow, TableDeadline, TableRow, Write
+from bot.store.records import (
+    LeaseLost,
+    LogEntry,
+    MatchRow,
+    StaleCopy,
+    TableDeadline,
+    TableRow,
+    Write,
+)
 
 __all__ = [
     "MIGRATIONS",
@@ -17,6 +25,7 @@ __all__ = [
     "MatchRow",
     "SQLiteStore",
     "Serves",
+    "StaleCopy",
     "Store",
     "StoreError",
     "StoreUnavailable",

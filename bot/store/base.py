@@ -46,7 +46,15 @@ from bot.store.community import (
     StoredSetting,
 )
 from bot.store.lock import DatabaseLock
-from bot.store.records import LogEntry, MatchRow, TableDeadline, TableRow, Write
+from bot.store.records import (
+    LeaseLost,
+    LogEntry,
+    MatchRow,
+    StaleCopy,
+    TableDeadline,
+    TableRow,
+    Write,
+)
 
 log = logging.getLogger(__name__)
 
@@ -334,10 +342,19 @@ class Store(abc.ABC):
         """Tables with a match in progress (of the channels served) not in ``here``."""
         return []
 
-    async def renew_leases(self, tables: set[int] | None = None) -> set[int] | None:
-        """Extend this process's leases; which of ``tables`` (the ones it runs) it still
-        holds (None: all of them)."""
+    async def renew_leases(
+        self, tables: set[int] | None = None, *, extend: bool = True
+    ) -> set[int] | None:
+        """Extend this process's leases (``extend``); which of ``tables`` (the ones it
+        runs) it still holds (None: all of them)."""
         return None
+
+    async def open_lease_session(self) -> Any:
+        """A session of its own for a renewal thread (None: no leases to renew)."""
+        return None
+
+    async def extend_leases(self, session: Any) -> None:  # noqa: B027 (no leases: nothing)
+        """Extend every lease of this process on ``session`` (the renewal thread's)."""
 
     async def release_leases(self) -> None:  # noqa: B027 (one process: nothing to give up)
         """Give this process's tables up at once (a clean stop), for another to take."""
@@ -375,6 +392,24 @@ class Store(abc.ABC):
             try:
                 await self._commit(merged)
                 self.commits += 1
+            except LeaseLost as exc:
+                # the units of the tables refused (lost, or behind their log here) fail at
+                # once, with the same fault; the others go in again together, at once: a
+                # unit of a refused table never waits behind them to be tried later, when
+                # the table may be this process's again (taken back, rebuilt from its log)
+                refused = [(u, f) for u, f in batch if u.touched() & exc.table_ids]
+                if not refused:
+                    await self._one_by_one(batch)
+                    continue
+                out = {id(f) for _, f in refused}
+                self._pending = [(u, f) for u, f in batch if id(f) not in out] + self._pending
+                if isinstance(exc, StaleCopy):  # which unit of the table is behind: alone
+                    await self._one_by_one(refused)
+                    continue
+                for unit, fut in refused:
+                    if not fut.done():
+                        fut.set_exception(LeaseLost(unit.touched() & exc.table_ids))
+                continue
             except StoreUnavailable as exc:
                 # the database is down: the units alone would only fail again, one by one
                 for _, fut in batch:
@@ -382,19 +417,22 @@ class Store(abc.ABC):
                         fut.set_exception(exc)
                 continue
             except Exception:
-                # one bad unit (or a lost lease) must not sink the others: each on its own
-                for unit, fut in batch:
-                    try:
-                        await self._commit(unit)
-                        self.commits += 1
-                    except Exception as exc:
-                        if not fut.done():
-                            fut.set_exception(exc)
-                    else:
-                        if not fut.done():
-                            fut.set_result(None)
+                await self._one_by_one(batch)  # one bad unit must not sink the others
                 continue
             for _, fut in batch:
+                if not fut.done():
+                    fut.set_result(None)
+
+    async def _one_by_one(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
+        """Each unit of a batch that failed together committed on its own."""
+        for unit, fut in batch:
+            try:
+                await self._commit(unit)
+                self.commits += 1
+            except Exception as exc:
+                if not fut.done():
+                    fut.set_exception(exc)
+            else:
                 if not fut.done():
                     fut.set_result(None)
 

@@ -1,14 +1,18 @@
 """Keeping this process's table leases alive, and taking over the tables of a process that
 died.
 
-Two tasks, so that neither can hold the other back:
+A thread and two tasks, so that none can hold another back:
 
 - the **renewal**, every ``lease_seconds / 3`` (at most a second), extends every lease
-  this process holds, on a database connection of its own, and drops at once a table
-  whose lease another process holds now. It never waits behind a claim, a rebuild or the
-  pool's commits, and its statement skips locked rows instead of waiting on them. A
-  renewal that comes late (the event loop or the machine stalled) is logged once, with
-  how late, and whether the leases may have run out meanwhile;
+  this process holds, from a thread of its own (:class:`RenewalThread`: its own event
+  loop and database connection), so that neither a claim, a rebuild, the pool's commits
+  nor a slow event loop (a burst of moves, a machine short of CPU) can make it late; its
+  statement skips locked rows instead of waiting on them. It extends them only while the
+  event loop shows it runs: a loop stalled longer than a lease lets them run out. On the
+  loop, a task asks on the same period which of the tables run here are still ours and
+  drops at once the ones another process holds now. A renewal that comes late (the
+  process or the machine stalled) is logged once, with how late, and whether the leases
+  may have run out meanwhile;
 - the **takeover**, on the same period, claims the unfinished tables whose lease ran
   out (their process was killed, or stalled past its lease) among the channels this
   process serves, at most ``batch`` a round, and hands them to the app, which rebuilds
@@ -20,11 +24,12 @@ During an outage both back off (up to half a lease) and the store's
 :class:`~bot.store.availability.Availability` logs one line per change of state, not a
 traceback per try.
 
-Safety does not rest on this loop's timing: every commit checks its tables' leases in its
-own transaction (``bot/store/postgres.py``). The loop only decides how soon a dead
-process's tables come back: within one lease time and one period of this loop (a lease
-runs out at most ``lease_seconds`` after its process's last commit or renewal), plus the
-time to rebuild them.
+Safety does not rest on this loop's timing: every commit checks its tables' leases, and
+their match logs' last positions, in its own transaction (``bot/store/postgres.py``): a
+copy of a table left behind by a stall writes nothing, even once the table is ours again.
+The loop only decides how soon a dead process's tables come back: within one lease time
+and one period of this loop (a lease runs out at most ``lease_seconds`` after its
+process's last commit or renewal), plus the time to rebuild them.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -92,17 +98,25 @@ class LeaseKeeper:
         self.taken_over = 0
         self._rebuild: set[int] = set()  # our own tables to read back (after an outage)
         self.worst_late = 0.0  # the latest a renewal came, seconds past its period
+        self._thread: RenewalThread | None = None  # extends the leases, off the event loop
+        self._beat = 0.0  # when the event loop last showed it runs (the loop's renewal)
 
     def start(self) -> None:
         if not self._tasks:
-            self._renewed_at = self.clock()
+            self._renewed_at = self._beat = self.clock()
             self._tasks = [
                 asyncio.create_task(self._every(self.renew, "renewal")),
                 asyncio.create_task(self._every(self.take_over, "takeover")),
             ]
+            if self.store.shared:
+                self._thread = RenewalThread(self)
+                self._thread.start()
 
     async def stop(self) -> None:
         tasks, self._tasks = self._tasks, []
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            await asyncio.to_thread(thread.stop)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -151,18 +165,37 @@ class LeaseKeeper:
 
     async def renew(self) -> bool:
         """Extend this process's leases; drop the tables another process holds now."""
-        before = set(self.runner.tables)  # committed before the renewal is asked
-        held = await self.store.renew_leases(before)
+        before = dict(self.runner.tables)  # committed before the renewal is asked
+        thread = self._thread
+        if thread is not None and thread.is_alive():  # it extends them: only ask which
+            self._loop_beat()
+            held = await self.store.renew_leases(set(before), extend=False)
+        else:
+            held = await self.store.renew_leases(set(before))
+            self._on_time()
         self.store.availability.ok()
-        self._on_time()
         if held is None:  # one process: every table is its own
             self._held = frozenset(before)
             return False
         self._held = frozenset(held)
-        lost = {tid for tid in before - held if tid in self.runner.tables}
+        # only the copies the renewal asked about: a table taken back meanwhile (claimed
+        # and rebuilt by the takeover while this renewal was on its way) is ours, and a
+        # new copy, not to be dropped on what the database said before its claim
+        tables = self.runner.tables
+        lost = {tid for tid in before.keys() - held if tid in tables and tables[tid] is before[tid]}
         if lost:
             self.runner.drop_tables(lost)
         return False
+
+    def _loop_beat(self) -> None:
+        """The event loop runs: the renewal thread may go on extending the leases."""
+        self._beat = self.clock()
+
+    def loop_alive(self) -> bool:
+        """Has the event loop shown it runs within a lease? (Thread-safe: a float read.)
+        A loop stalled longer than that does not keep its tables: the thread stops
+        extending them, and another process takes them over."""
+        return self.clock() - self._beat < self.store.lease_seconds
 
     def _on_time(self) -> None:
         """Notice a renewal that came late (the loop, the machine or the database stalled
@@ -228,3 +261,66 @@ class LeaseKeeper:
         await self.renew()
         while await self.take_over():
             pass
+
+
+class RenewalThread(threading.Thread):
+    """Extends this process's leases every period from a thread of its own, with its own
+    event loop and database connection: a bot process whose event loop is slow (a burst
+    of moves, a rebuild, a garbage collection, a machine short of CPU where the loop's
+    queue waits) still renews on time, since this thread needs the interpreter for a few
+    microseconds a period, not a turn of the loop. It only extends: which tables are
+    still ours, and dropping the others, stays with the loop's renewal (``renew``).
+
+    It extends only while the event loop has shown it runs within a lease
+    (``loop_alive``): a loop wedged for longer gives its tables up, the thread letting
+    their leases run out, rather than holding tables nobody plays."""
+
+    def __init__(self, keeper: LeaseKeeper) -> None:
+        super().__init__(name="lease-renewal", daemon=True)
+        self.keeper = keeper
+        self._stopping = threading.Event()
+        self._said: str | None = None  # the last error logged (once each)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stopping.set()
+        self.join(timeout)
+
+    def run(self) -> None:
+        asyncio.run(self._main())
+
+    async def _main(self) -> None:
+        keeper, store = self.keeper, self.keeper.store
+        session: Any = None
+        try:
+            while not self._stopping.is_set():
+                if keeper.loop_alive():
+                    try:
+                        if session is None:
+                            session = await store.open_lease_session()
+                        await store.extend_leases(session)
+                    except Exception as exc:
+                        self._drop(session)
+                        session = None
+                        self._failed(exc)
+                    else:
+                        self._said = None
+                        keeper._on_time()
+                self._stopping.wait(keeper.period)  # this loop has nothing else to run
+        finally:
+            if session is not None:  # a clean stop: the connection closed, not cut
+                try:
+                    await session.close(timeout=1.0)
+                except Exception:
+                    self._drop(session)
+
+    def _drop(self, session: Any) -> None:
+        if session is not None:
+            with contextlib.suppress(Exception):
+                session.terminate()
+
+    def _failed(self, exc: Exception) -> None:
+        """Once per new error, in one line (an outage is logged by the loop's side)."""
+        said = describe(exc)
+        if said != self._said and not is_outage(exc):
+            log.warning("lease renewal thread: %s", said)
+        self._said = said

@@ -63,7 +63,15 @@ from bot.store.community import (
     SettingsWrite,
     StoredSetting,
 )
-from bot.store.records import LeaseLost, LogEntry, MatchRow, TableDeadline, TableRow, Write
+from bot.store.records import (
+    LeaseLost,
+    LogEntry,
+    MatchRow,
+    StaleCopy,
+    TableDeadline,
+    TableRow,
+    Write,
+)
 from bot.store.sql import dollar
 
 log = logging.getLogger(__name__)
@@ -395,8 +403,12 @@ class PostgresStore(Store):
             except Exception as exc:
                 if not is_outage(exc):
                     raise
-                self.availability.failed(exc)
                 others += 1
+                if others > 1 or self.availability.down_since is not None:
+                    self.availability.failed(exc)
+                else:  # one broken connection (the server ended the transaction of a
+                    # process that stalled in it) is no outage: a fresh one, quietly
+                    log.info("commit retried on a new connection (%s)", type(exc).__name__)
                 if others == COMMIT_TRIES:
                     raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
             else:
@@ -428,10 +440,43 @@ class PostgresStore(Store):
                     raise LeaseLost(lost)
                 if self._hold is not None:
                     self._held_here(touched)
-            for sql, rows in write_statements(w):
-                await c.executemany(dollar(sql), rows)
+            if w.logs:
+                await self._check_positions(c, w)
+            try:
+                for sql, rows in write_statements(w):
+                    await c.executemany(dollar(sql), rows)
+            except asyncpg.exceptions.UniqueViolationError as exc:
+                if exc.constraint_name != "match_log_pkey":
+                    raise
+                raise StaleCopy(set(touched)) from None  # the check above makes it unreachable
             if touched:  # every process's web table hears of it once this commits
                 await c.execute(relay.notify_sql(), ",".join(map(str, touched)))
+
+    async def _check_positions(self, c: asyncpg.Connection, w: Write) -> None:
+        """Each match's new entries start right after its log's last one, or nothing is
+        written (:class:`StaleCopy`). Run after the lease check: the lease rows are locked
+        by this transaction, so no other process can append meanwhile, and a copy that
+        another process ran past while this one had lost the lease (then took it back) is
+        refused before any insert: PostgreSQL never sees a duplicate position."""
+        first: dict[int, int] = {}
+        for e in w.logs:
+            first[e.match_id] = min(e.seq, first.get(e.match_id, e.seq))
+        owner_of = {m.id: m.table_id for m in w.new_matches}
+        rows = await c.fetch(
+            "SELECT m.id, m.table_id,"
+            " (SELECT max(g.seq) FROM match_log g WHERE g.match_id = m.id)"
+            " FROM matches m WHERE m.id = ANY($1::bigint[])",
+            sorted(first),
+        )
+        last = {r[0]: r[2] for r in rows}
+        owner_of.update({r[0]: r[1] for r in rows})
+        behind = {
+            owner_of[m]
+            for m, seq in first.items()
+            if m in owner_of and seq != (-1 if last.get(m) is None else last[m]) + 1
+        }
+        if behind:
+            raise StaleCopy(behind)
 
     def _held_here(self, touched: list[int]) -> None:
         """The test hook (HOLD_COMMIT_ENV): stall inside this transaction, once."""
@@ -513,22 +558,29 @@ class PostgresStore(Store):
             if r["id"] not in here and (serves is None or serves(r["channel"]))
         ]
 
-    async def renew_leases(self, tables: set[int] | None = None) -> set[int] | None:
+    _EXTEND = (
+        "WITH locked AS (SELECT table_id FROM leases WHERE owner = $1"
+        " AND table_id IN (SELECT id FROM tables WHERE status != 'closed')"
+        " ORDER BY table_id FOR UPDATE SKIP LOCKED),"
+        " renewed AS (UPDATE leases"
+        " SET expires = clock_timestamp() + $2 * interval '1 second'"
+        " FROM locked WHERE leases.table_id = locked.table_id RETURNING 1)"
+    )
+
+    async def renew_leases(
+        self, tables: set[int] | None = None, *, extend: bool = True
+    ) -> set[int] | None:
         """Extend this process's leases, on the renewal's own connection; returns which of
         ``tables`` (those it runs) are still its own. A lease that ran out while nobody
         took it (the database was down, the process paused) is renewed too: the owner is
         what excludes. A row that is locked is skipped, not waited on: a commit of ours
-        renews it itself, and another process's claim decides it (seen next time)."""
+        renews it itself, and another process's claim decides it (seen next time).
+        ``extend=False``: only which are still ours (the renewal thread extends them)."""
         conn = await self._renewal_connection()
         try:
             rows = await conn.fetch(
-                "WITH locked AS (SELECT table_id FROM leases WHERE owner = $1"
-                " AND table_id IN (SELECT id FROM tables WHERE status != 'closed')"
-                " ORDER BY table_id FOR UPDATE SKIP LOCKED),"
-                " renewed AS (UPDATE leases"
-                " SET expires = clock_timestamp() + $2 * interval '1 second'"
-                " FROM locked WHERE leases.table_id = locked.table_id RETURNING 1)"
-                " SELECT table_id FROM leases WHERE owner = $1 AND table_id = ANY($3::bigint[])",
+                (self._EXTEND if extend else "WITH x AS (SELECT $2::float8)")
+                + " SELECT table_id FROM leases WHERE owner = $1 AND table_id = ANY($3::bigint[])",
                 self.owner,
                 self.lease_seconds,
                 sorted(tables or ()),
@@ -539,6 +591,23 @@ class PostgresStore(Store):
             conn.terminate()
             raise
         return {r[0] for r in rows}
+
+    async def open_lease_session(self) -> asyncpg.Connection:
+        """A connection of its own for the renewal thread (on that thread's event loop)."""
+        return await asyncpg.connect(
+            self._url,
+            server_settings=session_settings(self.owner, self.lease_seconds),
+            timeout=max(1.0, self.lease_seconds / 3),
+        )
+
+    async def extend_leases(self, session: Any) -> None:
+        """Extend every lease of this process (the renewal thread's one statement)."""
+        await session.execute(
+            self._EXTEND + " SELECT 1",
+            self.owner,
+            self.lease_seconds,
+            timeout=max(1.0, self.lease_seconds / 3),
+        )
 
     async def _renewal_connection(self) -> asyncpg.Connection:
         conn = self._renewer

@@ -103,3 +103,17 @@ class LeaseLost(Exception):
     def __init__(self, table_ids: set[int]) -> None:
         super().__init__(f"tables held by another process: {sorted(table_ids)}")
         self.table_ids = table_ids
+
+
+class StaleCopy(LeaseLost):
+    """The table is this process's, but its copy here is behind the match log: another
+    process ran it while this one had lost the lease (a stall), and this process took it
+    back. The commit checked the log's last position before writing and wrote nothing;
+    the table is rebuilt from the log once (``Journal``), not dropped.
+
+    A ``LeaseLost``: every caller that already treats a lost lease quietly (a deadline, a
+    command's answer) does so for a stale copy too."""
+
+    def __init__(self, table_ids: set[int]) -> None:
+        LeaseLost.__init__(self, table_ids)
+        self.args = (f"tables behind their match log here: {sorted(table_ids)}",)
