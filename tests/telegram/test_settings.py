@@ -116,7 +116,7 @@ async def test_an_anonymous_admin_reads_the_settings_in_the_group(
     )
     assert refused.shown_text == "The turn timer must be from 5 to 3600 seconds, or off."
     shown = (await command(tg, adapter, tg.add_user("Dan"), group, "/settings")).text
-    assert "(timer): 60," in shown, "nothing was stored"
+    assert "(timer): 60 · default 60" in shown, "nothing was stored"
 
 
 POINTERS = {
