@@ -103,6 +103,9 @@ class Attached(Protocol):
     async def stop(self) -> None: ...
 
 
+GC_TUNE_AFTER = 3.0  # seconds after start: the collector is tuned once the first screen is up
+
+
 def tune_gc() -> None:
     """Shorter and rarer pauses of the garbage collector in a long-running bot process.
 
@@ -146,6 +149,7 @@ class BeloteApp:
         self._attached: list[Attached] = []
         self._leases: LeaseKeeper | None = None
         self._crowd: CrowdWatch | None = None  # a long-running process: is the CPU crowded?
+        self._gc_tuning: asyncio.TimerHandle | None = None
         window = 0.0 if s.fast else s.seed_window
         self.registry = registry = TableRegistry()
         self._hooks = hooks = Hooks()
@@ -383,7 +387,9 @@ class BeloteApp:
         await self.adopt_tables(await self.store.claim_tables(self.platform.serves))
         self.started = True
         if self.settings.long_running:
-            tune_gc()
+            # A few seconds on, not now: its full collection (0.1 s) would come before the
+            # terminal's first screen; the resumed tables are frozen as well then.
+            self._gc_tuning = asyncio.get_running_loop().call_later(GC_TUNE_AFTER, tune_gc)
             # a process of its own: on a crowded machine its bots play fewer moves at once
             self._crowd = CrowdWatch(self.turns.crowded)
             self._crowd.start()
@@ -504,6 +510,8 @@ class BeloteApp:
                 log.exception("%s did not stop cleanly", type(extra).__name__)
         metrics.unwatch(self)
         await self.remote.stop()
+        if self._gc_tuning is not None:
+            self._gc_tuning.cancel()
         if self._crowd is not None:
             await self._crowd.stop()
         if self._leases is not None:

@@ -28,6 +28,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -127,6 +128,72 @@ class LogPane(RichLog):
 
     def on_resize(self, event: events.Resize) -> None:
         self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+
+STATUS_SEP = " · "
+NAME_ROOM = 16  # cells a long name keeps before any part of the status line is dropped
+
+
+class _StatusPart:
+    """One part of the status line. ``drop``: dropped when the line is too long, the
+    lowest first (0: never); ``short``: what it shrinks to instead before that; a part
+    with a ``name`` is written by ``template(name)`` and gives up cells of the name."""
+
+    def __init__(
+        self, text: str, *, drop: int = 0, short: str | None = None, name: str | None = None
+    ) -> None:
+        self.text = safe_line(text)
+        self.drop = drop
+        self.short = short
+        self.name = name
+        self.template: Callable[[str], str] | None = None
+        self.shown = True
+
+    def render(self, name_cells: int | None) -> str:
+        if self.name is None or self.template is None:
+            return self.text
+        name = self.name if name_cells is None else cut_cells(self.name, name_cells)
+        return safe_line(self.template(name))
+
+
+def cut_cells(text: str, cells: int) -> str:
+    """``text`` in at most ``cells`` terminal cells, an ellipsis ending a cut one."""
+    if cell_len(text) <= cells:
+        return text
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > cells - 1:
+            break
+        out += ch
+    return out + "…"
+
+
+def fit_status(parts: list[_StatusPart], width: int) -> str:
+    """The status line in ``width`` cells, whatever the names and the ruleset: a long name
+    is shortened first (to :data:`NAME_ROOM`), then the least useful parts go (no timer,
+    the deal's number, the ruleset's name), then the name shrinks to what is left; the
+    line never wraps (a second line would push the table down)."""
+
+    def line(name_cells: int | None) -> str:
+        return STATUS_SEP.join(p.render(name_cells) for p in parts if p.shown)
+
+    for name_cells in (None, NAME_ROOM):
+        if cell_len(line(name_cells)) <= width:
+            return line(name_cells)
+    for rank in sorted({p.drop for p in parts if p.drop}):
+        for p in parts:
+            if p.drop == rank:
+                if p.short is not None:  # shrinks rather than goes (the table's id stays)
+                    p.text = safe_line(p.short)
+                else:
+                    p.shown = False
+        if cell_len(line(NAME_ROOM)) <= width:
+            return line(NAME_ROOM)
+    if any(p.name is not None and p.shown for p in parts):
+        spare = width - cell_len(line(1)) + 1  # the cells the name may have
+        if spare >= 2:
+            return line(spare)
+    return cut_cells(line(1), width)
 
 
 class TableTui(App[None]):
@@ -409,32 +476,43 @@ class TableTui(App[None]):
         if v is None:
             status.update(Text(_("tui-waiting", loc)))
             return
-        parts = [f"{v.table} · {v.ruleset}"]
+        head = _StatusPart(f"{v.table} · {v.ruleset}", drop=3, short=v.table)
+        parts = [head]
         if v.deal is not None:
-            parts.append(_("tui-deal", loc, deal=v.deal))
+            parts.append(_StatusPart(_("tui-deal", loc, deal=v.deal), drop=2))
         if v.trump is not None:
             trump = v.trump if v.trump in TRUMP_NAMES else SUITS[v.trump]
-            parts.append(_("tui-trump", loc, trump=trump))
+            parts.append(_StatusPart(_("tui-trump", loc, trump=trump)))
         elif v.phase == "auction":
-            parts.append(_("tui-auction", loc))
-        parts.append(_("tui-score", loc, a=v.scores[0], b=v.scores[1], target=v.target))
+            parts.append(_StatusPart(_("tui-auction", loc)))
+        score = _("tui-score", loc, a=v.scores[0], b=v.scores[1], target=v.target)
+        short = _("tui-score-short", loc, a=v.scores[0], b=v.scores[1])
+        parts.append(_StatusPart(score, drop=4, short=short))  # the target: on the first screen
+        turn: _StatusPart | None = None
         if v.to_move is not None:
             if v.to_move == v.my_seat:
-                parts.append(_("tui-your-turn", loc))
+                parts.append(_StatusPart(_("tui-your-turn", loc)))
             else:
-                parts.append(_("tui-turn", loc, name=self.seat_name(v.to_move)))
+                turn = _StatusPart("", name=safe_line(self.seat_name(v.to_move)))
+                turn.template = lambda name: _("tui-turn", loc, name=name)
+                parts.append(turn)
         if v.winner is not None:
             team = _("team-a" if v.winner == "A" else "team-b", loc)
-            parts.append(_("tui-winner", loc, team=team))
+            parts.append(_StatusPart(_("tui-winner", loc, team=team)))
         if v.seconds_left is not None:
             left = max(0, int(v.seconds_left - (time.monotonic() - self.view_at)))
-            parts.append(_("tui-seconds", loc, seconds=left))
+            parts.append(_StatusPart(_("tui-seconds", loc, seconds=left)))
         elif v.timer <= 0:
-            parts.append(_("tui-no-timer", loc))
-        text = Text(" · ".join(safe_line(p) for p in parts))
+            parts.append(_StatusPart(_("tui-no-timer", loc), drop=1))
+        line = fit_status(parts, self.status_width())
+        text = Text(line)
         if v.trump in RED:
             text.highlight_words([SUITS[v.trump]], "bold red")
         status.update(text)
+
+    def status_width(self) -> int:
+        """The cells the status line has: the screen's width less its padding."""
+        return max(20, (self.size.width or 80) - 2)
 
     def position(self, seat: int) -> str:
         """Where seat 1..4 sits on screen: the player at the bottom, play going round

@@ -47,6 +47,7 @@ from . import ids
 from .keyboard import CAPTION_LIMIT, TEXT_LIMIT, cut, digest, inline_keyboard, markup_digest
 from .lobby import is_table_post, lobby_picture
 from .memory import Memory, ShownMessage
+from .pace import GroupPace
 from .texts import text
 
 log = logging.getLogger(__name__)
@@ -86,8 +87,11 @@ class Outbox:
         *,
         link_for: Callable[[Button, Post], Awaitable[str | None]],
         start_link: Callable[[str], str],
+        pace: GroupPace | None = None,
     ) -> None:
         self.bot = bot
+        #: new messages per group and minute, shared with the command answers (handlers)
+        self.pace = pace or GroupPace()
         self.memory = memory
         self.people: dict[int, Person] = {}
         self.waiting: dict[int, OrderedDict[str, Post]] = {}  # user -> held private posts
@@ -332,6 +336,7 @@ class Outbox:
         body: str,
         markup: InlineKeyboardMarkup | None,
     ) -> Message:
+        await self.pace.turn(chat_id)  # a group's new message waits for room (its lane too)
         if post.image:
             return await self.bot.send_photo(
                 chat_id,
@@ -366,6 +371,7 @@ class Outbox:
             ]
         )
         notice = text("telegram-start-needed", person.locale, name=person.mention)
+        await self.pace.turn(group)
         await self.bot.send_message(
             group,
             notice,

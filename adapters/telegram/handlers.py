@@ -9,13 +9,20 @@ nothing about the game. It only knows where a reply may be shown on Telegram:
 - a typed command in a group gets its text answer there, as a reply (``/verify``), while
   anything with cards or buttons goes to the private chat;
 - ``/start`` in the private chat (plain or from a deep link) opens that chat: held hands
-  are shown, and a link's payload runs the action it stands for.
+  are shown, and a link's payload runs the action it stands for;
+- an admin's ``/settings`` in a group goes to the private chat (its keyboard changes them),
+  and the group is told so in words about the settings, not cards; an anonymous admin
+  (writing as the group, through ``GroupAnonymousBot``) has no private chat: the values
+  are shown in the group, with the command form to change them instead of the keyboard;
+- a group's answers are paced (:mod:`.pace`): past the minute's budget of new messages,
+  an answer is folded into the bot's latest answer there, by an edit.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from telegram import Chat, Message, Update
@@ -25,13 +32,14 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.community.admins import AdminLists
+from bot.community.service import PRESS as SETTINGS_PRESS
 from bot.platform import Channel, Reply, User
 
 from . import ids
 from .commands import core_text
 from .delivery import Outbox, Person, describe
 from .keyboard import CAPTION_LIMIT, NOTICE_LIMIT, TEXT_LIMIT, cut, inline_keyboard
-from .links import parse_payload
+from .links import parse_payload, parse_settings_payload, settings_payload
 from .lobby import add_bot_table
 from .memory import Memory
 from .texts import text
@@ -109,7 +117,7 @@ class Bridge:
         if private:
             await self._to_private(tg_user.id, replies, channel)
         else:
-            await self._to_group(message, tg_user, channel, replies)
+            await self._to_group(message, tg_user, channel, replies, as_group=as_group)
 
     async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -126,7 +134,8 @@ class Bridge:
         if isinstance(message, Message) and message.is_topic_message:
             thread = message.message_thread_id
         channel = ids.channel(self.memory.first_chat(chat.id), thread)
-        if chat.type == ChatType.PRIVATE:
+        in_private = chat.type == ChatType.PRIVATE
+        if in_private:
             # A hand's button: the core wants the channel of the table, not of this chat.
             origin = self.memory.origin(chat.id, message.message_id)
             channel = Channel(origin) if origin else channel
@@ -139,7 +148,7 @@ class Bridge:
         except Exception as exc:
             log.exception("press failed: %s", describe(exc))
             replies = [Reply(text("telegram-failed", user.locale), ok=False)]
-        await self._answer_press(query, tg_user, user.locale, channel, replies)
+        await self._answer_press(query, tg_user, user.locale, channel, replies, in_private)
 
     async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A group became a supergroup: its tables follow it to the new chat id."""
@@ -161,7 +170,16 @@ class Bridge:
         link = parse_payload(payload)
         replies: list[Reply] = []
         origin: Channel | None = None
-        if link is not None and not shown:
+        group = parse_settings_payload(payload)
+        if group is not None:  # "Open the settings", from an admin's /settings in a group
+            origin = group
+            user = await self._user(tg_user, group)
+            try:
+                replies = await self.core.command(user, group, "/settings")
+            except Exception as exc:
+                log.exception("start failed: %s", describe(exc))
+                replies = [Reply(text("telegram-failed", locale), ok=False)]
+        elif link is not None and not shown:
             if not await self.outbox.reshow(tg_user.id, link.channel.id):
                 origin = link.channel
                 user = await self._user(tg_user, link.channel)
@@ -219,19 +237,42 @@ class Bridge:
 
     # ------------------------------------------------------------------ groups
     async def _to_group(
-        self, message: Message, tg_user: TgUser, channel: Channel, replies: Sequence[Reply]
+        self,
+        message: Message,
+        tg_user: TgUser,
+        channel: Channel,
+        replies: Sequence[Reply],
+        *,
+        as_group: bool = False,
     ) -> None:
-        """Text answers in the group, as replies; cards and buttons privately."""
+        """Text answers in the group, as replies; cards and buttons privately.
+
+        ``as_group``: an anonymous admin wrote, who has no private chat: the settings are
+        shown here, without their keyboard (the view says how to change them by command)."""
         locale = tg_user.language_code or "en"
         private = [r for r in replies if r.image or r.buttons]
         public = [r for r in replies if not (r.image or r.buttons)]
+        if as_group:
+            public += [replace(r, buttons=()) for r in private if _is_settings(r)]
+            private = [r for r in private if not _is_settings(r)]
+        about_settings = any(_is_settings(r) for r in private)
+        link = None
         if private and not await self._to_private(tg_user.id, private, channel):
-            public.append(Reply(text("telegram-start-needed", locale, name=_mention(tg_user))))
+            if about_settings:
+                needed = text("telegram-start-needed-settings", locale, name=_mention(tg_user))
+                public.append(Reply(needed))
+                label = text("telegram-open-settings", locale)
+                link = _link_keyboard(label, self.start_link(settings_payload(channel)))
+            else:
+                public.append(Reply(text("telegram-start-needed", locale, name=_mention(tg_user))))
         elif private:
-            public.append(Reply(text("telegram-hand-in-private", locale)))
+            key = "telegram-settings-in-private" if about_settings else "telegram-hand-in-private"
+            public.append(Reply(text(key, locale)))
+        pace = self.outbox.pace
         for r in [r for r in public if r.file is not None]:  # a transcript: for everyone
             public.remove(r)
             try:
+                await pace.turn(message.chat_id)
                 await message.reply_document(
                     r.file, filename=r.file_name, caption=cut(r.text, CAPTION_LIMIT), do_quote=True
                 )
@@ -240,13 +281,52 @@ class Bridge:
         if not public:
             return
         body = "\n".join(r.text for r in public if r.text.strip())
-        link = None
-        if tg_user.id in self.outbox.refused:
+        if link is None and tg_user.id in self.outbox.refused:
             link = _link_keyboard(text("telegram-open-hand", locale), self.start_link("hand"))
+        thread = message.message_thread_id if message.is_topic_message else None
+        if not pace.room_for_answer(message.chat_id):
+            part = text("telegram-folded-answer", locale, name=_mention(tg_user), answer=body)
+            if await self._fold(message.chat_id, thread, part, link):
+                return
         try:
-            await message.reply_text(cut(body, TEXT_LIMIT), reply_markup=link, do_quote=True)
+            await pace.turn(message.chat_id)
+            sent = await message.reply_text(cut(body, TEXT_LIMIT), reply_markup=link, do_quote=True)
         except TelegramError as exc:
             log.warning("could not answer a command: %s", describe(exc))
+            return
+        pace.answered(message.chat_id, thread, sent.message_id, body, link)
+
+    async def _fold(self, chat_id: int, thread: int | None, part: str, link: Any) -> bool:
+        """Add ``part`` below the bot's latest answer in that group by an edit (no new
+        message); False when there is none recent enough or the edit failed."""
+        target = self.outbox.pace.fold_target(chat_id, thread)
+        if target is None:
+            return False
+        target.parts.append(part)
+        if link is not None:
+            target.markup = link
+        async with target.lock:  # one edit at a time; the last one carries every part
+            if target.shown >= len(target.parts):
+                return True  # an edit made meanwhile shows this part already
+            parts = list(target.parts)
+            showing = len(parts)  # parts added during the edit wait for the next one
+            body = "\n\n".join(parts)
+            while len(body) > TEXT_LIMIT and len(parts) > 1:  # the oldest answers go first
+                parts.pop(0)
+                body = "\n\n".join(parts)
+            try:
+                await self.bot.edit_message_text(
+                    cut(body, TEXT_LIMIT),
+                    chat_id=chat_id,
+                    message_id=target.message_id,
+                    reply_markup=target.markup,
+                )
+            except TelegramError as exc:
+                log.info("could not fold an answer: %s", describe(exc))
+                target.parts.remove(part)
+                return False
+            target.shown = showing
+        return True
 
     # ----------------------------------------------------------------- presses
     async def _answer_press(
@@ -256,6 +336,7 @@ class Bridge:
         locale: str,
         channel: Channel,
         replies: Sequence[Reply],
+        in_private: bool = False,
     ) -> None:
         own = [r.post for r in replies if r.post is not None]
         replies = [r for r in replies if r.post is None]
@@ -264,8 +345,11 @@ class Bridge:
         long_text = sum(len(n) for n in notes) + len(notes) > NOTICE_LIMIT
         if long_text:
             private = [*private, Reply("\n".join(notes))]
-        if private and await self._to_private(tg_user.id, private, channel) and not notes:
-            notes = [text("telegram-hand-in-private", locale)]
+        about_settings = any(_is_settings(r) for r in private)
+        sent = bool(private) and await self._to_private(tg_user.id, private, channel)
+        if sent and not notes and not (about_settings and in_private):
+            key = "telegram-settings-in-private" if about_settings else "telegram-hand-in-private"
+            notes = [text(key, locale)]
         # the press's own new posts (a hand) are in its answer: shown in the private chat
         # now, which tells whether that chat is open
         if own:
@@ -322,6 +406,11 @@ class Bridge:
         changed = update.chat_member
         if changed is not None:
             self.admins.forget(changed.chat.id)
+
+
+def _is_settings(reply: Reply) -> bool:
+    """A settings view or pick (its keyboard's buttons are the settings' own)."""
+    return any(b.action.startswith(SETTINGS_PRESS) for row in reply.buttons for b in row)
 
 
 def _mention(tg_user: TgUser) -> str:

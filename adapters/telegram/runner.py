@@ -30,6 +30,7 @@ from bot.ops import metrics, redact
 from bot.ops.settings import environment
 from bot.platform import Button, Platform, Post
 
+from . import pace
 from .commands import core_commands, menu_languages, scopes
 from .config import TelegramConfig, Webhook, api_urls
 from .delivery import Outbox, describe
@@ -48,12 +49,16 @@ ALLOWED_UPDATES = [UpdateType.MESSAGE, UpdateType.CALLBACK_QUERY, UpdateType.CHA
 
 @dataclass(frozen=True)
 class RateLimits:
-    """PTB's AIORateLimiter settings: Telegram's flood limits, with retries on 429."""
+    """PTB's AIORateLimiter settings: Telegram's flood limits, with retries on 429; and the
+    adapter's own count of new messages in a group (:mod:`.pace`), which keeps a group
+    under Telegram's 20 a minute without relying on those retries."""
 
     overall_per_second: float = 30
     group_per_period: float = 20
     group_period: float = 60
     max_retries: int = 3
+    group_new_messages: int = pace.BUDGET
+    group_new_period: float = pace.PERIOD
 
 
 class TelegramAdapter:
@@ -123,6 +128,7 @@ class TelegramAdapter:
             None,
             link_for=self._link_for,
             start_link=self._start_link,  # type: ignore[arg-type]
+            pace=pace.GroupPace(limits.group_new_messages, limits.group_new_period),
         )
         self.core = core = await self._factory(outbox)
         path = self._state_path or getattr(getattr(core, "store", None), "path", ":memory:")

@@ -18,6 +18,17 @@ ENGLISH: dict[str, str] = {
         "cards will be waiting for you there."
     ),
     "telegram-hand-in-private": "Your cards are in our private chat.",
+    "telegram-settings-in-private": (
+        "This group's settings are in our private chat: change them there."
+    ),
+    "telegram-start-needed-settings": (
+        "{name}, I can't write to you first: Telegram lets a bot speak only to people "
+        "who have opened a chat with it. Tap “Open the settings” below, then Start, and "
+        "this group's settings will be waiting for you there."
+    ),
+    "telegram-open-settings": "⚙ Open the settings",
+    # an answer added below the bot's latest one in a busy group (see adapters.telegram.pace)
+    "telegram-folded-answer": "{name}: {answer}",
     "telegram-open-private-first": "Open our private chat first (tap Start there), then try again.",
     "telegram-welcome": (
         "Hello {name}! Your hands will appear here when you play. Add me to a group and "

@@ -161,13 +161,16 @@ def _seconds_between(low: float, high: float, key: str) -> Callable[[str], float
 
 
 timer = _seconds_between(5, 3600, "err-timer")  # a table's turn timer
-NO_TIMER = frozenset({"off", "none", "0"})
+#: The words for no timer. Not ``0``: a timer is 5 to 3600 seconds or ``off``, wherever it is
+#: typed (``/table create``, ``/settings set``, ``belote run --timer``, ``BELOTE_TIMER``), and
+#: ``0`` is refused with the same line as ``4`` or ``99999``, never stored as ``off``.
+NO_TIMER = frozenset({"off", "none"})
 
 
 def table_timer(word: str) -> float:
-    """A table's turn timer: 5 to 3600 seconds, or ``off`` (0: no timer, nobody's turn
-    is ever played for them; what a person alone with bots wants)."""
-    if word.lower() in NO_TIMER:
+    """A turn timer: 5 to 3600 seconds, or ``off`` (0.0: no timer, nobody's turn is ever
+    played for them; what a person alone with bots wants)."""
+    if word.strip().lower() in NO_TIMER:
         return 0.0
     return timer(word)
 
@@ -175,14 +178,9 @@ def table_timer(word: str) -> float:
 seed_window = _seconds_between(0, 600, "err-window")
 bot_delay = _seconds_between(0, 60, "err-bot-delay")  # belote run --bot-delay
 
-
-def default_timer(word: str) -> float:
-    """The turn timer of new tables, as the operator sets it (``belote run --timer``):
-    any time up to an hour, however short (tests and demos play fast)."""
-    value = seconds(word, 0, 3600, "err-default-timer")
-    if value <= 0:
-        raise Refused("err-default-timer")
-    return value
+#: The turn timer of new tables, as the operator sets it (``belote run --timer``,
+#: ``BELOTE_TIMER``): the same rule as a table's own.
+default_timer = table_timer
 
 
 # ------------------------------------------------------------------------------- words

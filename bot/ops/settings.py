@@ -332,7 +332,7 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "owner": ("BELOTE_OWNER", "a name"),
     "lease": ("BELOTE_LEASE", "seconds from 1 to 600"),
     "bot_delay": ("BELOTE_BOT_DELAY", "seconds from 0 to 60"),
-    "timer": ("BELOTE_TIMER", "seconds, more than 0 and at most 3600"),
+    "timer": ("BELOTE_TIMER", "seconds from 5 to 3600, or off"),
     "window": ("BELOTE_WINDOW", "seconds from 0 to 600"),
     "ruleset": ("BELOTE_RULESET", "classic, club or bulgarian"),
     "no_drand": ("BELOTE_NO_DRAND", "1 or 0 (true or false)"),

@@ -16,8 +16,10 @@ from __future__ import annotations
 import logging
 import mimetypes
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from aiohttp import web
+if TYPE_CHECKING:  # aiohttp is loaded by the monitor that serves the page, not by page_url
+    from aiohttp import web
 
 log = logging.getLogger(__name__)
 
@@ -61,9 +63,13 @@ class VerifySite:
         router.add_get(self.prefix + "/{path:.+}", self._file)
 
     async def _to_folder(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
         raise web.HTTPMovedPermanently(self.prefix + "/")
 
     async def _file(self, request: web.Request) -> web.StreamResponse:
+        from aiohttp import web
+
         name = request.match_info.get("path", "") or "index.html"
         path = (self.root / name).resolve()
         if not path.is_relative_to(self.root) or not path.is_file():

@@ -371,7 +371,8 @@ class Ceremony:
         image = None
         if self._presenter.draws:
             image = await self._presenter.replay_picture(record, names, ctx.locale)
-        text = _("replay-caption", ctx.locale, match=f"m{row.id}", deal=number, deals=len(played))
+        head = _("replay-caption", ctx.locale, match=f"m{row.id}", deal=number, deals=len(played))
+        text = texts.join(texts.replay_lines(record, names, ctx.locale, head))
         words_alt = alt.replay_alt(f"m{row.id}", number, record, names, ctx.locale)
         return [
             Reply(

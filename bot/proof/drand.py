@@ -20,9 +20,10 @@ import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import httpx
+if TYPE_CHECKING:
+    import httpx
 
 from bot.ops import metrics
 
@@ -278,6 +279,8 @@ class DrandClient:
 
     def _client(self) -> httpx.AsyncClient:
         if self._http is None or self._http.is_closed:
+            import httpx  # here, not at the top: a table with no drand never loads it (0.1 s)
+
             self._http = httpx.AsyncClient(
                 timeout=httpx.Timeout(self.timeout), headers={"Accept": "application/json"}
             )

@@ -491,10 +491,23 @@ def _rows(buttons: list[Button], width: int = 5) -> list[tuple[Button, ...]]:
 class Renderer:
     """The pictures of ``bot/show/render``, their texts translated through the one catalog."""
 
-    render_table = staticmethod(render.render_table)
-    render_hand = staticmethod(render.render_hand)
-    render_replay = staticmethod(render.render_replay)
-    render_deal_result = staticmethod(render.render_deal_result)
+    # Reached through the package at each call, not bound here: Pillow and the drawing code
+    # load with the first picture, never for a table that draws none (the terminal's).
+    @staticmethod
+    def render_table(*args: Any, **kwargs: Any) -> bytes:
+        return render.render_table(*args, **kwargs)
+
+    @staticmethod
+    def render_hand(*args: Any, **kwargs: Any) -> bytes:
+        return render.render_hand(*args, **kwargs)
+
+    @staticmethod
+    def render_replay(*args: Any, **kwargs: Any) -> bytes:
+        return render.render_replay(*args, **kwargs)
+
+    @staticmethod
+    def render_deal_result(*args: Any, **kwargs: Any) -> bytes:
+        return render.render_deal_result(*args, **kwargs)
 
     @staticmethod
     def tr(locale: str) -> Any:

@@ -611,3 +611,48 @@ def meld_name(meld: dict[str, Any], locale: str) -> str:
     top = cards[-1] if cards else "?"
     key = {3: "meld-tierce", 4: "meld-quarte", 5: "meld-quinte"}.get(length, "meld-run")
     return _(key, locale, card=top, length=length)
+
+
+def replay_lines(record: Any, names: Sequence[str], locale: str, head: str) -> Lines:
+    """``/replay``'s caption: in words what its animated picture shows (for whoever cannot
+    see it, and where a caption is all a chat shows of it): every hand as dealt, the
+    contract, each trick's four cards and who took it, and the deal's points."""
+    from engine import parse_card, trick_winner
+
+    lines: Lines = [("replay", head)]
+    for seat, hand in enumerate(record.hands):
+        lines.append(
+            ("replay-hand", _("replay-hand", locale, name=names[seat], cards=cards_text(hand)))
+        )
+    contract = record.contract
+    if contract is not None:
+        said = _("hand-contract", locale, contract=contract_text(contract, locale))
+        lines.append(("replay-contract", said))
+    plays = [
+        (seat, parse_card(str(action).split()[1]))
+        for seat, action in record.actions
+        if str(action).split()[:1] == ["play"]
+    ]
+    for n in range(0, len(plays) - len(plays) % 4, 4):
+        trick = plays[n : n + 4]
+        if contract is None:
+            break
+        winner = trick[trick_winner(contract.trump, [c for _s, c in trick])][0]
+        lines.append(
+            (
+                "replay-trick",
+                _(
+                    "replay-trick",
+                    locale,
+                    number=n // 4 + 1,
+                    cards=cards_text([c for _s, c in trick]),
+                    name=names[winner],
+                ),
+            )
+        )
+    result = record.result
+    if result is not None:
+        lines.append(
+            ("replay-points", _("replay-points", locale, a=result.points[0], b=result.points[1]))
+        )
+    return lines

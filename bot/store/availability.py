@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import time
 from collections.abc import Callable
-
-import asyncpg
 
 log = logging.getLogger(__name__)
 
@@ -27,16 +26,27 @@ STILL_DOWN_EVERY = 60.0  # seconds between two "still down" lines
 _OUTAGE_ERRORS: tuple[type[BaseException], ...] = (
     OSError,  # refused, reset, unreachable
     asyncio.TimeoutError,
-    asyncpg.PostgresConnectionError,  # SQLSTATE class 08
-    asyncpg.InterfaceError,  # the connection was closed under the call
-    asyncpg.InternalClientError,  # a connection the server ended, used again
-    asyncpg.exceptions.OperatorInterventionError,  # 57: shutdown, starting up, terminated
 )
+
+
+def _asyncpg_outages() -> tuple[type[BaseException], ...]:
+    """asyncpg's errors that mean the server is out of reach. Read from ``sys.modules``, not
+    imported: an error of asyncpg's exists only once asyncpg is loaded, and a SQLite bot (the
+    terminal's first screen) should not pay asyncpg's import (0.05 s)."""
+    asyncpg = sys.modules.get("asyncpg")
+    if asyncpg is None:
+        return ()
+    return (
+        asyncpg.PostgresConnectionError,  # SQLSTATE class 08
+        asyncpg.InterfaceError,  # the connection was closed under the call
+        asyncpg.InternalClientError,  # a connection the server ended, used again
+        asyncpg.exceptions.OperatorInterventionError,  # 57: shutdown, starting up, terminated
+    )
 
 
 def is_outage(exc: BaseException) -> bool:
     """Is ``exc`` the database being unreachable (not a statement's own error)?"""
-    return isinstance(exc, _OUTAGE_ERRORS)
+    return isinstance(exc, _OUTAGE_ERRORS + _asyncpg_outages())
 
 
 def describe(exc: BaseException) -> str:

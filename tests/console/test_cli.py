@@ -140,11 +140,11 @@ def test_a_bad_game_option_is_refused_as_typed(capsys):
 
 def test_export_takes_the_last_finished_match_or_says_none_has(tmp_path):
     db = tmp_path / "e.db"
-    # one match played to its end (the person's turns timed out and played for them)
+    # one match played to its end (the person's turns timed out twice, then played for them)
     script = "me: /table create --target 100\nme: /addbot\nme: /addbot\nme: /addbot\n"
     script += "me: /start\n"
     args = ["run", "--platform", "console", "--db", str(db), "--fast", "--no-drand"]
-    args += ["--timer", "1", "--name", "me", "--random-seed", "e"]
+    args += ["--timer", "5", "--name", "me", "--random-seed", "e"]
     assert run_belote(args, script).returncode == 0
     done = run_belote(["export", "--db", str(db)], "")
     assert done.returncode == 0, done.stderr

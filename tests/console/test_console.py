@@ -104,7 +104,7 @@ def test_console_run_plays_a_match_and_exits(tmp_path):
             "--fast",
             "--no-drand",
             "--timer",
-            "1",
+            "5",  # the shortest a timer may be: two run out, then the AI stands in
             "--random-seed",
             "1",
         ],

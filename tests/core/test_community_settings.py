@@ -72,7 +72,8 @@ async def test_rights_bad_values_channels_tables_and_a_restart(db: Any) -> None:
     assert (await h.cmd(staff, "/settings set timer 20 levels easy,normal", ROOM))[0].ok
     before = (await h.cmd(member, "/settings", ROOM))[0].text
     for bad in (
-        "timer 3", "timer abc", "target 0", "target 100001", "levels", "levels easy,godlike",
+        "timer 3", "timer 0", "timer 0.0", "timer abc", "target 0", "target 100001", "levels",
+        "levels easy,godlike",
         "language xx", "max_tables 0", "max_tables 1001", "tables maybe", "admin_roles abc",
         "nothing 1", "ruleset nope", "timer 20 target", "admin_roles 1 here",
     ):  # fmt: skip

@@ -181,9 +181,18 @@ def test_a_move_typed_bare_or_with_its_command():
 
 
 def test_a_table_timer_may_be_off():
-    assert parse.table_timer("off") == parse.table_timer("0") == 0.0
+    assert parse.table_timer("off") == parse.table_timer("OFF") == 0.0
     assert parse.table_timer("30") == 30.0
     assert refused(parse.table_timer, "2") == "err-timer"
+
+
+def test_a_timer_is_5_to_3600_seconds_or_off_and_0_is_no_word_for_off():
+    """One rule wherever a timer is typed: a table's, a community's default, the operator's;
+    ``0`` is refused with the line of ``4`` and ``99999``."""
+    for reader in (parse.table_timer, parse.default_timer):
+        for word in ("0", "0.0", "4", "99999"):
+            assert refused(reader, word) == "err-timer", (reader, word)
+        assert reader("5") == 5.0 and reader("3600") == 3600.0 and reader("off") == 0.0
 
 
 async def test_a_card_written_as_shown_is_played_on_every_platform(tmp_path):

@@ -12,9 +12,18 @@ from adapters.telegram import RateLimits, TelegramAdapter, TelegramConfig
 from tests.fakes.telegram import FakeTelegram
 
 # The fake refuses more than 60 group requests a second; the adapter's limiter allows a
-# burst of 25 then 25 a second, so a game that respects it never sees a 429.
+# burst of 25 then 25 a second, so a game that respects it never sees a 429. New messages
+# in a group, likewise, at a pace per second rather than Telegram's per minute (the pace
+# of a real minute is tests/telegram/test_group_pace.py's, on the fake's own defaults).
 FAKE_GROUP_LIMIT = (60, 1.0)
-TEST_LIMITS = RateLimits(overall_per_second=200, group_per_period=25, group_period=1)
+FAKE_NEW_MESSAGES = (60, 1.0)
+TEST_LIMITS = RateLimits(
+    overall_per_second=200,
+    group_per_period=25,
+    group_period=1,
+    group_new_messages=25,
+    group_new_period=1,
+)
 
 
 def core_factory(db: Path) -> Callable[[Any], Any]:
@@ -37,7 +46,9 @@ def core_factory(db: Path) -> Callable[[Any], Any]:
 
 @pytest.fixture
 async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(group_limit=FAKE_GROUP_LIMIT) as fake:
+    async with FakeTelegram(
+        group_limit=FAKE_GROUP_LIMIT, new_message_limit=FAKE_NEW_MESSAGES
+    ) as fake:
         yield fake
 
 

@@ -48,7 +48,7 @@ async def test_the_error_handler_logs_the_traceback_without_the_token(
     adapter = await start_adapter()
     token = adapter.config.token
 
-    async def broken(*args: Any) -> None:
+    async def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError(f"POST https://api.telegram.org/bot{token}/sendMessage failed")
 
     adapter.bridge._to_group = broken  # the reply cannot be sent: PTB's error handler runs

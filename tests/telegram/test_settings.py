@@ -92,3 +92,67 @@ async def test_admins_members_anonymous_admins_keyboard_and_restart(
     newest = max(core_of(second).tables.values(), key=lambda t: t.id)
     assert newest.settings.timer == 20 and newest.settings.target == 1500
     assert newest.settings.spectators is False
+
+
+async def test_an_anonymous_admin_reads_the_settings_in_the_group(
+    tg: FakeTelegram, start_adapter: Any
+) -> None:
+    """GroupAnonymousBot has no private chat: ``/settings`` from an anonymous admin shows
+    the values in the group, with the command form to change them, not a start link."""
+    alice = tg.add_user("Alice")
+    group = tg.add_group("Belote night", admins=(alice,))
+    adapter = await start_adapter()
+    tg.send_as_group(group, "/settings")
+    view = await tg.wait_for(
+        lambda: next((m for m in tg.chat_messages(group) if "(timer)" in m.shown_text), None)
+    )
+    assert "/settings set NAME VALUE" in view.shown_text
+    assert not view.buttons(), "a keyboard in the group would answer into a private chat"
+    assert not any("write to you first" in m.shown_text for m in tg.chat_messages(group))
+    # and the timer's one rule, through the group's anonymous admin too
+    tg.send_as_group(group, "/settings set timer 0")
+    refused = await tg.wait_for(
+        lambda: next((m for m in tg.chat_messages(group) if "5 to 3600" in m.shown_text), None)
+    )
+    assert refused.shown_text == "The turn timer must be from 5 to 3600 seconds, or off."
+    shown = (await command(tg, adapter, tg.add_user("Dan"), group, "/settings")).text
+    assert "(timer): 60 · default 60" in shown, "nothing was stored"
+
+
+POINTERS = {
+    "en": ("This group's settings are in our private chat", "Open the settings"),
+    "fr": ("Les réglages de ce groupe sont dans notre conversation privée", "Ouvrir les réglages"),
+    "bg": ("Настройките на тази група са в личния ни чат", "Отвори настройките"),
+}
+
+
+async def test_an_admins_settings_pointer_speaks_of_the_settings_in_each_language(
+    tg: FakeTelegram, start_adapter: Any
+) -> None:
+    """After an admin's ``/settings`` in a group, the group's pointer is about the settings
+    (not "your cards"), and so is the start-needed answer and its button; the button's
+    ``/start`` shows that group's settings in the private chat."""
+    admins = {lang: tg.add_user(f"Admin-{lang}", language_code=lang) for lang in POINTERS}
+    newcomers = {lang: tg.add_user(f"New-{lang}", language_code=lang) for lang in POINTERS}
+    group = tg.add_group("Belote night", admins=(*admins.values(), *newcomers.values()))
+    adapter = await start_adapter()
+    for lang, (pointer, button) in POINTERS.items():
+        tg.start_bot(admins[lang])
+        said = (await command(tg, adapter, admins[lang], group, "/settings")).text
+        assert said.startswith(pointer), (lang, said)
+        assert "cartes" not in said and "картите" not in said and "cards" not in said
+        view = [m for m in tg.chat_messages(admins[lang].id) if "(timer)" in m.shown_text]
+        assert view and view[-1].callback_data(), lang
+
+        needed = await command(tg, adapter, newcomers[lang], group, "/settings")
+        assert button in needed.text and "hand" not in needed.text.lower(), (lang, needed.text)
+        assert "main" not in needed.text and "картите" not in needed.text, (lang, needed.text)
+        (link,) = [b for b in needed.buttons() if "url" in b]
+        assert button in link["text"], (lang, link)
+        tg.open_deep_link(newcomers[lang], link["url"])
+        opened = await tg.wait_for(
+            lambda u=newcomers[lang]: next(
+                (m for m in tg.chat_messages(u.id) if "(timer)" in m.shown_text), None
+            )
+        )
+        assert opened.callback_data(), "an admin's view there carries the keyboard"

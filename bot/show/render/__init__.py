@@ -5,12 +5,40 @@ records, and returns PNG bytes (GIF for the replay). Nothing here posts or reads
 but the shipped fonts.
 """
 
-from bot.show.render.deal_result import render_deal_result
-from bot.show.render.hand import render_hand
-from bot.show.render.messages import translator
-from bot.show.render.replay import render_replay
-from bot.show.render.standings import StandingRow, render_standings
-from bot.show.render.table import render_table
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.show.render.deal_result import render_deal_result
+    from bot.show.render.hand import render_hand
+    from bot.show.render.messages import translator
+    from bot.show.render.replay import render_replay
+    from bot.show.render.standings import StandingRow, render_standings
+    from bot.show.render.table import render_table
+
+#: name -> its module. Loaded at first use, not with the package: a table with no pictures
+#: (the terminal's) never loads Pillow and the drawing code (0.1 to 0.2 s at start).
+_LAZY = {
+    "render_deal_result": "deal_result",
+    "render_hand": "hand",
+    "translator": "messages",
+    "render_replay": "replay",
+    "StandingRow": "standings",
+    "render_standings": "standings",
+    "render_table": "table",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "StandingRow",

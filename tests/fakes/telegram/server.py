@@ -11,7 +11,8 @@ The fake answers Telegram's own errors where a real bot trips over them: callbac
 data over 64 bytes (``BUTTON_DATA_INVALID``), an edit that changes nothing (``message is
 not modified``), writing first to a user (403 ``bot can't initiate conversation``), an
 unknown or already answered callback query, captions and texts over their limits, and,
-when flood limits are set, 429 ``Too Many Requests: retry after N``. Every call is
+past 20 new messages a minute in one group (Telegram's own limit; ``new_message_limit``)
+and when other flood limits are set, 429 ``Too Many Requests: retry after N``. Every call is
 recorded (method, decoded parameters, uploaded file sizes, body size, answer) so that
 tests can assert edits rather than new messages, callback answers and payload sizes.
 """
@@ -100,6 +101,21 @@ GROUP_METHODS = {
     "editMessageReplyMarkup",
     "deleteMessage",
 }
+#: The calls that put a new message in a chat (what Telegram's "20 messages a minute in a
+#: group" counts; edits are limited only by ``group_limit``).
+NEW_MESSAGE_METHODS = {
+    "sendMessage",
+    "sendPhoto",
+    "sendDocument",
+    "sendMediaGroup",
+    "sendAnimation",
+    "sendVideo",
+    "sendSticker",
+    "copyMessage",
+    "forwardMessage",
+}
+#: Telegram's limit of new messages in one group: about 20 a minute.
+GROUP_NEW_MESSAGES = (20, 60.0)
 NOT_MODIFIED = (
     "message is not modified: specified new message content and reply markup are "
     "exactly the same as a current content and reply markup of the message"
@@ -111,6 +127,9 @@ class FakeTelegram:
 
     ``group_limit=(n, seconds)`` makes sends and edits in one group past ``n`` within
     ``seconds`` fail with 429, as Telegram's flood control does (off by default).
+    ``new_message_limit`` does the same for new messages only, and is on by default as on
+    Telegram: past 20 new messages in one group within 60 s, 429 with ``retry_after``
+    (a bot that relies on PTB's retries to get them out is caught).
     """
 
     def __init__(
@@ -119,9 +138,12 @@ class FakeTelegram:
         bot_username: str = "belote_test_bot",
         *,
         group_limit: tuple[int, float] | None = None,
+        new_message_limit: tuple[int, float] | None = GROUP_NEW_MESSAGES,
     ) -> None:
         self.token = token
         self.group_limit = group_limit
+        self.new_message_limit = new_message_limit
+        self._new_messages: dict[int, deque[float]] = {}
         self._ids = Counter(1000)
         self.bot = FakeUser(
             id=int(token.split(":")[0]), first_name="Belote", username=bot_username, is_bot=True
@@ -479,6 +501,7 @@ class FakeTelegram:
             params={},
             files={},
             body_size=request.content_length or 0,
+            at=time.monotonic(),
         )
         self.calls.append(call)
         self._notify()  # waiters see the call arrive (a long poll answers much later)
@@ -495,9 +518,11 @@ class FakeTelegram:
                 self._failures[method] -= 1
                 raise ApiError(502, "Bad Gateway")
             self._check_flood(method, params)
+            self._check_new_messages(method, params)
             gate = self._late.pop(method, None)
             try:
                 result = await handler(params, files)
+                self._count_new_message(method, params)
             finally:
                 call.decided = True
                 if gate is not None:
@@ -564,6 +589,48 @@ class FakeTelegram:
             retry = max(1, int(period - (now - window[0]) + 0.999))
             raise ApiError(429, f"Too Many Requests: retry after {retry}", retry_after=retry)
         window.append(now)
+
+    def _group_window(self, method: str, params: dict[str, Any]) -> deque[float] | None:
+        """The times of the new messages of the group ``params`` writes in, when the call
+        is a new message in a group under ``new_message_limit``."""
+        chat_id = params.get("chat_id")
+        if self.new_message_limit is None or method not in NEW_MESSAGE_METHODS:
+            return None
+        if not isinstance(chat_id, int) or chat_id >= 0:
+            return None
+        window = self._new_messages.setdefault(chat_id, deque())
+        period = self.new_message_limit[1]
+        now = time.monotonic()
+        while window and now - window[0] > period:
+            window.popleft()
+        return window
+
+    def _check_new_messages(self, method: str, params: dict[str, Any]) -> None:
+        window = self._group_window(method, params)
+        if window is None or self.new_message_limit is None:
+            return
+        limit, period = self.new_message_limit
+        if len(window) >= limit:
+            retry = max(1, int(period - (time.monotonic() - window[0]) + 0.999))
+            raise ApiError(429, f"Too Many Requests: retry after {retry}", retry_after=retry)
+
+    def _count_new_message(self, method: str, params: dict[str, Any]) -> None:
+        window = self._group_window(method, params)
+        if window is not None:
+            window.append(time.monotonic())
+
+    def new_messages_in_a_minute(self, chat: FakeChat | int, period: float = 60.0) -> int:
+        """The most new messages the bot put in one group within any ``period`` seconds."""
+        chat_id = chat if isinstance(chat, int) else chat.id
+        times = [
+            c.at
+            for c in self.calls
+            if c.ok and c.method in NEW_MESSAGE_METHODS and c.params.get("chat_id") == chat_id
+        ]
+        most = 0
+        for i, start in enumerate(times):
+            most = max(most, sum(1 for t in times[i:] if t - start < period))
+        return most
 
     def _chat(self, params: dict[str, Any]) -> FakeChat:
         chat_id = params.get("chat_id")

@@ -245,6 +245,7 @@ class Call:
     result: Any = None
     description: str | None = None
     decided: bool = False  # the answer is made (``answer_late``: it may not be out yet)
+    at: float = 0.0  # time.monotonic() when it arrived
 
     @property
     def ok(self) -> bool:
