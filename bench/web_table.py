@@ -62,9 +62,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.load import cpu_seconds, rss_bytes  # noqa: E402  (the load bench's readings)
+
 PAGE_DIR = ROOT / "web" / "table"
-TICK = os.sysconf("SC_CLK_TCK")
-PAGE = os.sysconf("SC_PAGE_SIZE")
 KEY = b"bench-web-table-key-0123456789ab"
 PARTS = ("people", "chat", "sockets", "page", "browser")
 
@@ -83,24 +83,6 @@ LOADED = {
 
 
 # --- shared helpers -------------------------------------------------------------------------
-
-
-def rss_bytes(pid: int | str = "self") -> int:
-    try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * PAGE
-    except OSError:
-        return 0
-
-
-def cpu_seconds(pid: int | str = "self") -> float:
-    """User + system CPU of a whole process (every thread), from /proc."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICK
 
 
 def cpu_wait_seconds(pid: int | str = "self") -> float:

@@ -27,6 +27,21 @@ async def web_harness(path, **settings: Any) -> tuple[Harness, WebTable]:
     return h, web
 
 
+async def started(tmp_path, *create: str, **settings: Any) -> tuple[Harness, WebTable]:
+    """alice's table with three bots (``create``: its options), its match started, alice
+    to move; the web listener beside it."""
+    h, web = await web_harness(tmp_path / "w.db", **settings)
+    await table_with_bots(h, "alice", *create)
+    await h.cmd("alice", "/start")
+    await h.until_turn(0)
+    return h, web
+
+
+async def stop(h: Harness, web: WebTable) -> None:
+    await web.stop()
+    await h.app.stop()
+
+
 def token_of(reply_text: str) -> str:
     m = re.search(r"#k=([A-Za-z0-9_.-]+)", reply_text)
     assert m, reply_text
@@ -110,4 +125,4 @@ async def page(web: WebTable, token: str | None, *, lang: str | None = None, hea
             yield p
 
 
-__all__ = ["Harness", "Page", "link", "page", "table_with_bots", "web_harness"]
+__all__ = ["Harness", "Page", "link", "page", "started", "stop", "table_with_bots", "web_harness"]

@@ -13,20 +13,7 @@ import aiohttp
 import pytest
 
 from adapters.web import hub, protocol
-from tests.web.harness import link, page, table_with_bots, web_harness
-
-
-async def started(tmp_path, *create, **settings):
-    h, web = await web_harness(tmp_path / "w.db", **settings)
-    await table_with_bots(h, "alice", *create)
-    await h.cmd("alice", "/start")
-    await h.until_turn(0)
-    return h, web
-
-
-async def stop(h, web):
-    await web.stop()
-    await h.app.stop()
+from tests.web.harness import link, page, started, stop, web_harness
 
 
 async def refused(p) -> dict:

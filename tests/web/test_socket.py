@@ -5,20 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.harness import link, page, table_with_bots, web_harness
-
-
-async def started(tmp_path, *create):
-    h, web = await web_harness(tmp_path / "w.db")
-    await table_with_bots(h, "alice", *create)
-    await h.cmd("alice", "/start")
-    await h.until_turn(0)
-    return h, web
-
-
-async def stop(h, web):
-    await web.stop()
-    await h.app.stop()
+from tests.web.harness import link, page, started, stop, table_with_bots, web_harness
 
 
 async def test_a_seat_link_shows_the_persons_hand_and_a_tap_plays_it(tmp_path):
