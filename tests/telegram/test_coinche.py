@@ -4,8 +4,9 @@ bots and starts; her hand lives in her private chat. She bids in two steps by th
 buttons (a value, then its contract), and the auction's wrong calls are refused with the
 rule's reason in French while nothing changes. The match ends and the seed is revealed.
 
-The deal is seeded ("telegram-tests"): Amélie deals, Ada (seat 2) opens 80 ♥, Bruno and
-Chloe pass; Amélie bids 90 ♥ and the bots pass.
+The deal is seeded ("telegram-tests"): Amélie deals, Ada (seat 2) opens 80 in the suit
+her hand asks for (the bots' bidding decides which), Bruno and Chloe pass; Amélie bids
+90 ♥ and the bots pass.
 """
 
 from __future__ import annotations
@@ -104,6 +105,14 @@ async def coinche_table(tg: FakeTelegram, start_adapter: Any) -> Coinche:
     return Coinche(tg, adapter, amelie, group)
 
 
+def adas_opening(game: Coinche) -> tuple[str, str]:
+    """The bid Ada (a bot, seat 2) opened with: 80 in the suit her hand asks for, as the
+    log writes it and as the table shows it ("bid 80 S", "80 ♠")."""
+    seat, bid = game.state()[1][0]
+    assert seat == 1 and bid.startswith("bid 80 "), bid
+    return bid, "80 " + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[bid[-1]]
+
+
 async def test_a_coinche_match_by_the_hands_buttons_ends_with_the_seed_revealed(
     tg: FakeTelegram, start_adapter: Any
 ) -> None:
@@ -113,8 +122,9 @@ async def test_a_coinche_match_by_the_hands_buttons_ends_with_the_seed_revealed(
     commitment = word_after(committed, commit)
 
     hand = await game.her_turn()
-    assert game.state()[1] == ((1, "bid 80 H"), (2, "pass"), (3, "pass"))
-    # step one: the values still open above Ada's 80 ♥, pass, and coinche (Ada is an
+    ada, ada_shown = adas_opening(game)
+    assert game.state()[1] == ((1, ada), (2, "pass"), (3, "pass"))
+    # step one: the values still open above Ada's 80, pass, and coinche (Ada is an
     # opponent); no générale, it is not an option of this table
     assert codes(hand) == [
         *(f"value {v}" for v in range(90, 161, 10)),
@@ -148,7 +158,8 @@ async def test_a_coinche_match_by_the_hands_buttons_ends_with_the_seed_revealed(
     # the group's table shows her bid after Ada's, then the contract and its taker
     contract_line = tr("contract-line", FR, contract="90 ♥", taker="Amélie")
     shown = await tg.wait_for(lambda: contract_line in (t := game.table().shown_text) and t)
-    assert "Ada: 80 ♥" in shown and shown.index("Ada: 80 ♥") < shown.index("Amélie: 90 ♥")
+    assert f"Ada: {ada_shown}" in shown
+    assert shown.index(f"Ada: {ada_shown}") < shown.index("Amélie: 90 ♥")
     assert game.state()[1][3:] == ((0, "bid 90 H"), (1, "pass"), (2, "pass"), (3, "pass"))
 
     # the cards: she presses a card of her hand each turn until the match ends
@@ -192,12 +203,14 @@ async def test_wrong_calls_in_the_auction_are_refused_in_french_and_change_nothi
     hand = await game.her_turn()
     first = hand.callback_data()
     before = game.state()
-    assert before[1][0] == (1, "bid 80 H")  # Ada's 80 ♥ stands
+    ada, ada_shown = adas_opening(game)
+    assert before[1][0] == (1, ada)  # Ada's 80 stands
 
     # a bid below the standing one, typed next to her hand: the rule, in French
-    answer = await game.typed_in_private("/bid 80 S")
-    assert tr("err-rule-bid-higher", FR, standing="80 ♥") in answer.text
-    assert tr("err-rule-bid-higher", "en", standing="80 ♥") not in answer.text
+    other = next(s for s in "CDHS" if s != ada[-1])
+    answer = await game.typed_in_private(f"/bid 80 {other}")
+    assert tr("err-rule-bid-higher", FR, standing=ada_shown) in answer.text
+    assert tr("err-rule-bid-higher", "en", standing=ada_shown) not in answer.text
     assert game.state() == before and game.hand().callback_data() == first
 
     # a surcoinche with no coinche, typed in the group: the rule, there
@@ -209,7 +222,7 @@ async def test_wrong_calls_in_the_auction_are_refused_in_french_and_change_nothi
     version = game.hand().version
     forged = first[0].rsplit(":", 1)[0] + ":value 80"
     answer = await press(tg, game.amelie, hand, forged, forged=True)
-    assert tr("err-rule-bid-higher", FR, standing="80 ♥") in answer["text"]
+    assert tr("err-rule-bid-higher", FR, standing=ada_shown) in answer["text"]
     await game.adapter.flush()
     assert game.state() == before and game.hand().version == version
 
