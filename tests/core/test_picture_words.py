@@ -42,3 +42,4 @@ async def test_a_hands_text_and_alt_say_its_cards_and_which_may_be_played(tmp_pa
         action = next(iter(view.legal))
         await h.cmd("alice", texts.action_command(action))
     assert checked, "alice never had a card to play"
+    await h.app.stop()
