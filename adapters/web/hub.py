@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adapters.web import protocol
+from bot.ops import redact
 from bot.platform import Channel, Post, User
 from bot.play.seat_links import Grant
+from bot.show.i18n import _
 from bot.show.seat_view import view_json
 
 log = logging.getLogger(__name__)
@@ -226,9 +228,6 @@ class WebHub:
     async def seed(self, s: Session, frame: protocol.Seed) -> str:
         """The person's seed for the fair deal, as ``/seed`` takes it (a secret until the
         window closes: registered for redaction before anything could log it)."""
-        from bot.ops import redact
-        from bot.show.i18n import _
-
         if not s.grant.seated:
             return protocol.dumps("ack", seq=0, ok=False, text=_("web-watching", s.user.locale))
         redact.register(bytes.fromhex(frame.seed))
@@ -244,8 +243,6 @@ class WebHub:
         """The move through the core; (applied, the refusal's text). A move the core
         finds already made by this person at that position (sent again after a
         reconnect, or to a restarted bot) counts as applied: it was, once."""
-        from bot.show.i18n import _
-
         loc = s.user.locale
         if not s.grant.seated:
             return False, _("web-watching", loc)

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -210,11 +211,9 @@ class WebTable:
             why = "gone" if r.key == "web-table-gone" else "refused"
             await self._bye(ws, why, _(r.key, loc, **r.kwargs))
             return None
-        grant = links.check(session_token, now)
-        if loc != grant.locale:
-            from dataclasses import replace
-
-            grant = replace(grant, locale=loc)
+        # the session's own grant: the link's, in the language the page asked for (its
+        # token was just made from it: nothing to read back)
+        grant = replace(grant, kind="session", locale=loc)
         session = Session(self.hub, ws.send_str, grant, ws.close)
         await ws.send_str(
             protocol.dumps(
